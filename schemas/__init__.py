@@ -1,0 +1,1 @@
+"""Pandera schemas mirroring the resource tables of the service interface."""

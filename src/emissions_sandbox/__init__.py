@@ -1,0 +1,1 @@
+"""emissions-sandbox: a local implementation of the Emissions Accounting Service interface."""
