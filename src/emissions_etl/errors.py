@@ -1,0 +1,182 @@
+"""The error tree of emissions-etl: every failure the pipeline raises is one of these.
+
+Callers decide what to do from the class and its data (status, stable code, ``transient``),
+never from message text. User-facing commands turn any of them into one clear line.
+
+    EmissionsEtlError
+    ├── ConfigurationError          settings missing or invalid (no URL, no key, bad CA file)
+    ├── InputError                  an input file cannot be used at all (exit code 2)
+    │   ├── SourceNotFoundError     the path does not exist
+    │   ├── UnsupportedSourceError  not an xlsx/csv, or unreadable, or no header row found
+    │   └── SheetNotFoundError      the named sheet is not in the workbook
+    ├── ApiError                    the service answered, or could not be reached
+    │   ├── TransportError          connection refused, reset, TLS or timeout (transient)
+    │   └── ApiStatusError          an HTTP error status; carries status, code, problem details
+    │       ├── AuthenticationError 401
+    │       ├── PermissionDeniedError 403
+    │       ├── NotFoundError       404
+    │       ├── ConflictError       409
+    │       ├── ValidationFailedError 422 (``errors`` lists the rejected records)
+    │       ├── RateLimitedError    429 (transient; ``retry_after`` in seconds when sent)
+    │       └── ServerError         5xx (transient)
+    ├── IngestJobError              an ingest job ended ``failed`` or was not finished in time
+    ├── StrictModeError             ``--strict`` and at least one row was rejected
+    └── WarehouseError              the DuckDB file is locked by another writer or unusable
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+class EmissionsEtlError(Exception):
+    """Root of every error raised by emissions-etl."""
+
+    #: True when the same call may succeed if simply tried again later.
+    transient: bool = False
+
+
+class ConfigurationError(EmissionsEtlError):
+    """Settings are missing or invalid."""
+
+
+class InputError(EmissionsEtlError):
+    """An input file cannot be used at all (as opposed to bad cells, which become rejects)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class SourceNotFoundError(InputError):
+    """The input path does not exist."""
+
+
+class UnsupportedSourceError(InputError):
+    """The file is not a readable xlsx or csv, or has no recognisable header row."""
+
+
+class SheetNotFoundError(InputError):
+    """The requested sheet is not in the workbook."""
+
+
+class ApiError(EmissionsEtlError):
+    """The service could not be reached or answered with an error."""
+
+    def __init__(self, message: str, *, method: str | None = None, url: str | None = None) -> None:
+        super().__init__(message)
+        self.method = method
+        # Always a URL without credentials: query strings are never logged with secrets here,
+        # because credentials travel in headers only.
+        self.url = url
+
+
+class TransportError(ApiError):
+    """Connection refused or reset, TLS failure or timeout."""
+
+    transient = True
+
+
+class ApiStatusError(ApiError):
+    """The service answered with an HTTP error status.
+
+    ``code`` is the service's stable error code (v1 ``code`` or v2 problem ``code``) when it sent
+    one; ``errors`` is the v2 problem's ``errors`` list or the v1 validation ``detail`` list.
+    """
+
+    def __init__(
+        self,
+        status: int,
+        detail: str,
+        *,
+        code: str | None = None,
+        errors: Sequence[Mapping[str, Any]] = (),
+        problem: Mapping[str, Any] | None = None,
+        retry_after: float | None = None,
+        request_id: str | None = None,
+        method: str | None = None,
+        url: str | None = None,
+    ) -> None:
+        label = f"{status} {code}" if code else str(status)
+        where = f" ({method} {url})" if method and url else ""
+        super().__init__(f"{label}: {detail}{where}", method=method, url=url)
+        self.status = status
+        self.detail = detail
+        self.code = code
+        self.errors = list(errors)
+        self.problem = dict(problem or {})
+        self.retry_after = retry_after
+        self.request_id = request_id
+
+
+class AuthenticationError(ApiStatusError):
+    """401: the key or token is missing, invalid, revoked or expired."""
+
+
+class PermissionDeniedError(ApiStatusError):
+    """403: the user or organization may not do this."""
+
+
+class NotFoundError(ApiStatusError):
+    """404: the resource does not exist in this organization."""
+
+
+class ConflictError(ApiStatusError):
+    """409: the resource is in a state that forbids the operation."""
+
+
+class ValidationFailedError(ApiStatusError):
+    """422: the request was rejected whole; ``errors`` says which records and why."""
+
+
+class RateLimitedError(ApiStatusError):
+    """429: over a rate or concurrency limit."""
+
+    transient = True
+
+
+class ServerError(ApiStatusError):
+    """5xx: the service failed."""
+
+    transient = True
+
+
+class IngestJobError(EmissionsEtlError):
+    """An ingest job ended ``failed`` or did not finish within the allowed time."""
+
+    def __init__(self, job_id: str, reason: str, *, job: Mapping[str, Any] | None = None) -> None:
+        super().__init__(f"ingest job {job_id}: {reason}")
+        self.job_id = job_id
+        self.reason = reason
+        self.job = dict(job or {})
+
+
+class StrictModeError(EmissionsEtlError):
+    """The load ran with ``strict`` and some rows were rejected, so nothing was sent."""
+
+    def __init__(self, rejected_rows: int) -> None:
+        super().__init__(f"{rejected_rows} row(s) rejected and strict mode is on: nothing loaded")
+        self.rejected_rows = rejected_rows
+
+
+class WarehouseError(EmissionsEtlError):
+    """The DuckDB warehouse cannot be opened or written."""
+
+
+_STATUS_ERRORS: dict[int, type[ApiStatusError]] = {
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    409: ConflictError,
+    422: ValidationFailedError,
+    429: RateLimitedError,
+}
+
+
+def status_error_class(status: int) -> type[ApiStatusError]:
+    """The most specific ApiStatusError subclass for an HTTP status."""
+    if status >= 500:
+        return ServerError
+    return _STATUS_ERRORS.get(status, ApiStatusError)
