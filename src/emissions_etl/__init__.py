@@ -1,3 +1,3 @@
-"""emissions-etl: activity data from spreadsheets and ERP exports to the Emissions Accounting Service."""
+"""emissions-etl: activity data from spreadsheets and ERP exports to the emissions service."""
 
 __version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""Prefect flows: thin wiring over emissions_etl (the logic lives in src/)."""

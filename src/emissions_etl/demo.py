@@ -1,0 +1,173 @@
+"""The demo: a sandbox on loopback, the nightly flow over the sample inbox, then a summary.
+
+The sandbox runs as its own process (the pipeline never imports it) and the flow runs as a
+separate process too, exactly as a scheduled deployment would: configured only through the
+``EMISSIONS_*`` environment variables.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from emissions_etl.client import ApiKeyAuth, EmissionsClient
+from emissions_etl.errors import ConfigurationError, EmissionsEtlError
+from emissions_etl.reporting import co2e_by_month_and_facility
+from emissions_etl.warehouse import Warehouse
+
+DEMO_FACILITIES = (
+    ("Madrid Warehouse", "warehouse"),
+    ("Barcelona Plant", "factory"),
+    ("Valencia Office", "office"),
+    ("Sevilla Logistics Hub", "warehouse"),
+)
+SANDBOX_START_TIMEOUT = 60.0
+FLOW_TIMEOUT = 900.0
+
+
+@dataclass(frozen=True)
+class DemoSandbox:
+    """A running sandbox and the organization the demo loads into."""
+
+    base_url: str
+    ca_file: Path
+    organization_id: str
+    api_key: str
+
+
+def _sandbox_command() -> str:
+    local = Path(sys.executable).with_name("emissions-sandbox")
+    return str(local) if local.exists() else "emissions-sandbox"
+
+
+def _run_json(*args: str) -> dict:
+    completed = subprocess.run(
+        [_sandbox_command(), *args], check=True, capture_output=True, text=True
+    )
+    return json.loads(completed.stdout)
+
+
+@contextmanager
+def running_sandbox(workdir: Path) -> Iterator[DemoSandbox]:
+    """A fresh sandbox database with one organization, served over TLS until the block ends."""
+    db = workdir / "sandbox.sqlite3"
+    ca_file = workdir / "sandbox-ca.pem"
+    subprocess.run([_sandbox_command(), "init", "--db", str(db)], check=True, capture_output=True)
+    org = _run_json("create-org", "--db", str(db), "--name", "Demo Organization")
+    log = (workdir / "sandbox.log").open("w")
+    process = subprocess.Popen(
+        [_sandbox_command(), "serve", "--db", str(db), "--port", "0", "--ca-file", str(ca_file)],
+        stdout=subprocess.PIPE,
+        stderr=log,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        base_url = process.stdout.readline().strip()
+        if not base_url.startswith("https://"):
+            raise ConfigurationError(f"the sandbox did not start; see {workdir / 'sandbox.log'}")
+        yield DemoSandbox(base_url, ca_file, org["organization_id"], org["api_key"])
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+def create_facilities(sandbox: DemoSandbox) -> None:
+    """The facilities the sample spreadsheets name, created through the API."""
+    auth = ApiKeyAuth(sandbox.api_key, sandbox.organization_id)
+    with EmissionsClient(sandbox.base_url, auth, ca_file=sandbox.ca_file) as client:
+        for name, kind in DEMO_FACILITIES:
+            client.create_facility(name=name, type=kind, country="ES")
+
+
+def run_nightly_flow(sandbox: DemoSandbox, inbox: Path, warehouse: Path, log_path: Path) -> None:
+    """``python -m flows.nightly INBOX`` with the sandbox's settings in its environment."""
+    env = {
+        **os.environ,
+        "EMISSIONS_API_URL": sandbox.base_url,
+        "EMISSIONS_API_KEY": sandbox.api_key,
+        "EMISSIONS_ORGANIZATION_ID": sandbox.organization_id,
+        "EMISSIONS_CA_FILE": str(sandbox.ca_file),
+        "EMISSIONS_WAREHOUSE": str(warehouse),
+        "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": os.environ.get(
+            "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180"
+        ),
+    }
+    with log_path.open("w") as log:
+        completed = subprocess.run(
+            [sys.executable, "-m", "flows.nightly", str(inbox)],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            timeout=FLOW_TIMEOUT,
+            check=False,
+        )
+    if completed.returncode != 0:
+        tail = log_path.read_text(errors="replace").strip().splitlines()[-5:]
+        raise EmissionsEtlError(
+            f"the nightly flow failed (exit {completed.returncode}); last lines of {log_path}:\n"
+            + "\n".join(tail)
+        )
+
+
+def run_demo(*, workdir: Path, inbox: Path, console: Console) -> None:
+    """Everything the README's first command does, step by step, with a summary at the end."""
+    if not inbox.is_dir():
+        raise ConfigurationError(f"no inbox folder at {inbox} (run the demo from the project root)")
+    if not Path("flows/nightly.py").exists():
+        raise ConfigurationError("flows/ not found: run the demo from the project root")
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    workdir.mkdir(parents=True)
+    warehouse_path = workdir / "warehouse.duckdb"
+    with (
+        console.status("starting the sandbox (TLS on loopback)"),
+        running_sandbox(workdir) as sandbox,
+    ):
+        console.print(f"sandbox at {sandbox.base_url}")
+        create_facilities(sandbox)
+        console.print(f"created {len(DEMO_FACILITIES)} facilities")
+        with console.status("running the nightly_load flow (Prefect) over " + str(inbox)):
+            run_nightly_flow(sandbox, inbox, warehouse_path, workdir / "flow.log")
+    print_warehouse_summary(Warehouse(warehouse_path), console)
+    console.print(f"\nwarehouse: [bold]{warehouse_path}[/]  (flow log: {workdir / 'flow.log'})")
+
+
+def print_warehouse_summary(warehouse: Warehouse, console: Console) -> None:
+    """Runs, rejects and co2e by month and facility, from the warehouse."""
+    runs = warehouse.query(
+        "SELECT source, outcome, rows_read, rows_rejected, rows_loaded, co2e_kg "
+        "FROM load_runs ORDER BY started_at"
+    )
+    table = Table("file", "outcome", "read", "rejected", "loaded", "co2e kg", title="Load runs")
+    for row in runs.itertuples(index=False):
+        table.add_row(
+            Path(str(row.source)).name,
+            str(row.outcome),
+            str(row.rows_read),
+            str(row.rows_rejected),
+            str(row.rows_loaded),
+            f"{(row.co2e_kg or 0):,.1f}",
+        )
+    console.print(table)
+    by_month = co2e_by_month_and_facility(warehouse)
+    table = Table("month", "facility", "records", "co2e kg", title="co2e by month and facility")
+    for row in by_month.itertuples(index=False):
+        table.add_row(str(row.month), str(row.facility), str(row.records), f"{row.co2e_kg:,.1f}")
+    console.print(table)
+    total = float(by_month["co2e_kg"].sum()) if not by_month.empty else 0.0
+    console.print(f"total co2e in the service now: [bold]{total:,.1f} kg[/]")

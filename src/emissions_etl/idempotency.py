@@ -1,0 +1,24 @@
+"""Deterministic Idempotency-Keys: the same chunk content always gets the same key.
+
+A retry after a timeout, or a re-run after a crash, re-sends byte-identical chunks, so the
+service replays the job it already accepted instead of writing the records twice
+(interface: POST /v2/wastes, "same Idempotency-Key and same body replays the same job").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+def canonical_json(payload: Any) -> bytes:
+    """JSON with sorted keys and no whitespace: equal content, equal bytes."""
+    return json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str).encode()
+
+
+def idempotency_key(resource: str, operation: str, payload: Sequence[Mapping[str, Any]]) -> str:
+    """``<resource>-<operation>-<sha256 of the canonical payload>`` (under 100 characters)."""
+    digest = hashlib.sha256(canonical_json(list(payload))).hexdigest()[:48]
+    return f"{resource}-{operation}-{digest}"

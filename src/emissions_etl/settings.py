@@ -1,0 +1,39 @@
+"""Connection and storage settings, read once at the edge (CLI, flows) and passed down.
+
+Environment variables are the public contract: ``EMISSIONS_API_URL``, ``EMISSIONS_API_KEY``,
+``EMISSIONS_ORGANIZATION_ID``, ``EMISSIONS_CA_FILE``, ``EMISSIONS_WAREHOUSE``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from emissions_etl.errors import ConfigurationError
+
+DEFAULT_WAREHOUSE = Path("warehouse.duckdb")
+
+
+class Settings(BaseSettings):
+    """Where the service is, who we are to it, and where the warehouse lives."""
+
+    model_config = SettingsConfigDict(env_prefix="EMISSIONS_", extra="ignore")
+
+    api_url: str | None = Field(default=None, description="Base URL of the service")
+    api_key: SecretStr | None = Field(default=None, description="API key (x-api-key)")
+    organization_id: str | None = Field(default=None, description="x-organization-id")
+    ca_file: Path | None = Field(default=None, description="CA bundle to verify the service's TLS")
+    warehouse: Path = Field(default=DEFAULT_WAREHOUSE, description="DuckDB file")
+
+    def require_api(self) -> tuple[str, SecretStr, str]:
+        """The three values a load needs, or a ConfigurationError naming what is missing."""
+        missing = [
+            f"EMISSIONS_{name.upper()}"
+            for name in ("api_url", "api_key", "organization_id")
+            if not getattr(self, name)
+        ]
+        if missing:
+            raise ConfigurationError(f"missing setting(s): {', '.join(missing)}")
+        return str(self.api_url), self.api_key or SecretStr(""), str(self.organization_id)
