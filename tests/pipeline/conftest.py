@@ -1,0 +1,5 @@
+from __future__ import annotations
+
+from .tenancy import tenant
+
+__all__ = ["tenant"]

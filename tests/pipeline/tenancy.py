@@ -1,0 +1,106 @@
+"""A fresh organization per test on the served sandbox, and waste workbooks to load into it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from emissions_etl.client import ApiKeyAuth, EmissionsClient
+from emissions_etl.warehouse import Warehouse
+
+FACILITIES = ("Madrid Warehouse", "Barcelona Plant")
+HEADER = (
+    "Facility",
+    "Identification name",
+    "Start date",
+    "End date",
+    "Base quantity",
+    "Unit",
+    "LER code",
+    "RD code",
+    "Destination",
+)
+
+
+@dataclass(frozen=True)
+class Tenant:
+    """An organization of its own, with facilities, a client and a warehouse file."""
+
+    organization_id: str
+    api_key: str
+    base_url: str
+    ca_file: Path
+    warehouse: Warehouse
+    workdir: Path
+
+    def client(self, **kwargs: object) -> EmissionsClient:
+        return EmissionsClient(
+            self.base_url,
+            ApiKeyAuth(self.api_key, self.organization_id),
+            ca_file=self.ca_file,
+            **kwargs,  # type: ignore[arg-type]
+        )
+
+
+@pytest.fixture
+def tenant(sandbox, tmp_path: Path) -> Tenant:  # type: ignore[no-untyped-def]
+    sandbox_cli = Path(sys.executable).with_name("emissions-sandbox")
+    created = subprocess.run(
+        [str(sandbox_cli), "create-org", "--db", str(sandbox.db_path), "--name", tmp_path.name],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    org = json.loads(created.stdout)
+    tenant = Tenant(
+        organization_id=org["organization_id"],
+        api_key=org["api_key"],
+        base_url=sandbox.base_url,
+        ca_file=sandbox.ca_file,
+        warehouse=Warehouse(tmp_path / "warehouse.duckdb"),
+        workdir=tmp_path,
+    )
+    with tenant.client() as client:
+        for name in FACILITIES:
+            client.create_facility(name=name, type="warehouse", country="ES")
+    return tenant
+
+
+def write_wastes_xlsx(path: Path, rows: list[tuple[object, ...]], *, title: bool = True) -> Path:
+    """A workbook as people make them: a title row, a blank row, then the header and rows."""
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    assert sheet is not None
+    sheet.title = "Wastes"
+    if title:
+        sheet.append(["Waste register 2026"])
+        sheet.append([])
+    sheet.append(list(HEADER))
+    for row in rows:
+        sheet.append(list(row))
+    workbook.save(path)
+    return path
+
+
+def waste_row(
+    n: int, *, facility: str = "Madrid Warehouse", quantity: object = 100.0
+) -> tuple[object, ...]:
+    """A valid row; ``n`` varies the content and the month."""
+    month = n % 12 + 1
+    return (
+        facility,
+        f"INV-{n:05d}",
+        f"2026-{month:02d}-01",
+        f"2026-{month:02d}-28",
+        quantity,
+        "kg",
+        "20 01 01",
+        "R3",
+        "Recycling plant",
+    )

@@ -1,0 +1,78 @@
+"""End to end over a served sandbox: a file loads once, re-runs send nothing, changes replace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from emissions_etl.pipeline import LoadOptions, load_file
+
+from .tenancy import Tenant, waste_row, write_wastes_xlsx
+
+
+def _remote_wastes(tenant: Tenant) -> list[dict]:
+    with tenant.client() as client:
+        return list(client.iter_wastes())
+
+
+def _load(tenant: Tenant, path: Path, **options: object):  # type: ignore[no-untyped-def]
+    with tenant.client() as client:
+        return load_file(
+            path, api=client, warehouse=tenant.warehouse, options=LoadOptions(**options)
+        )
+
+
+def test_a_file_loads_once_with_every_row_mapped_to_its_remote_record(tenant: Tenant) -> None:
+    path = write_wastes_xlsx(tenant.workdir / "wastes.xlsx", [waste_row(n) for n in range(30)])
+
+    summary = _load(tenant, path)
+
+    assert (summary.outcome, summary.rows_read, summary.rows_loaded) == ("succeeded", 30, 30)
+    remote = _remote_wastes(tenant)
+    assert len(remote) == 30
+    mapping = tenant.warehouse.query("SELECT remote_id FROM remote_ids WHERE resource='wastes'")
+    assert set(mapping["remote_id"]) == {item["id"] for item in remote}
+    emissions = tenant.warehouse.query("SELECT co2e_kg, status FROM emissions")
+    assert len(emissions) == 30
+    assert (emissions["co2e_kg"] > 0).all()
+
+
+def test_loading_the_same_file_again_sends_nothing(tenant: Tenant) -> None:
+    path = write_wastes_xlsx(tenant.workdir / "wastes.xlsx", [waste_row(n) for n in range(10)])
+    _load(tenant, path)
+
+    again = _load(tenant, path)
+
+    assert (again.rows_sent, again.rows_unchanged, again.rows_loaded) == (0, 10, 0)
+    assert len(_remote_wastes(tenant)) == 10
+
+
+def test_a_changed_row_replaces_its_record(tenant: Tenant) -> None:
+    rows = [waste_row(n) for n in range(5)]
+    path = write_wastes_xlsx(tenant.workdir / "wastes.xlsx", rows)
+    _load(tenant, path)
+    before = {item["client_row_id"]: item for item in _remote_wastes(tenant)}
+
+    rows[2] = waste_row(2, quantity=250.0)
+    write_wastes_xlsx(path, rows)
+    summary = _load(tenant, path)
+
+    after = {item["client_row_id"]: item for item in _remote_wastes(tenant)}
+    assert (summary.rows_sent, summary.rows_deleted, summary.rows_unchanged) == (1, 1, 4)
+    assert len(after) == 5
+    changed_key = next(k for k, v in after.items() if v["base_quantity"] == 250.0)
+    assert after[changed_key]["id"] != before[changed_key]["id"]
+    assert tenant.warehouse.query("SELECT count(*) AS n FROM emissions")["n"][0] == 5
+
+
+def test_an_unknown_facility_is_rejected_at_its_row_and_column(tenant: Tenant) -> None:
+    rows = [waste_row(1), waste_row(2, facility="Madrid Wharehouse"), waste_row(3)]
+    path = write_wastes_xlsx(tenant.workdir / "wastes.xlsx", rows)
+
+    summary = _load(tenant, path)
+
+    assert (summary.outcome, summary.rows_loaded, summary.rows_rejected) == ("partial", 2, 1)
+    reject = summary.rejects.iloc[0]
+    assert (reject["sheet"], int(reject["row"]), reject["column"]) == ("Wastes", 5, "Facility")
+    assert reject["code"] == "UNKNOWN_FACILITY"
+    stored = tenant.warehouse.query("SELECT row, code FROM rejects")
+    assert stored.to_dict("records") == [{"row": 5, "code": "UNKNOWN_FACILITY"}]
