@@ -1,0 +1,14 @@
+"""The DuckDB warehouse: load runs, source rows, the source key -> remote id mapping, rejects,
+and the co2e read back from the service, with the analysts' ``emissions`` view.
+
+Knows nothing of HTTP or Prefect; the pipeline hands it frames. Tables: see ``README.md``.
+"""
+
+from __future__ import annotations
+
+from emissions_etl.warehouse._runs import COUNT_COLUMNS, OUTCOMES
+from emissions_etl.warehouse._schema import SCHEMA_VERSION
+from emissions_etl.warehouse._warehouse import Warehouse
+from emissions_etl.warehouse._writer import WarehouseWriter
+
+__all__ = ["COUNT_COLUMNS", "OUTCOMES", "SCHEMA_VERSION", "Warehouse", "WarehouseWriter"]

@@ -1,0 +1,61 @@
+"""One writer at a time across processes: an exclusive ``flock`` on ``<warehouse>.lock``.
+
+DuckDB itself lets only one process open the file read-write, but fails at once; this lock lets a
+second load wait its turn and then say who holds the file (interface §7: one writer at a time).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import time
+from pathlib import Path
+
+from emissions_etl.errors import WarehouseError
+
+_POLL_SECONDS = 0.05
+
+
+class WriterLock:
+    """An exclusive advisory lock on a file next to the warehouse, holding the owner's pid."""
+
+    def __init__(self, warehouse_path: Path) -> None:
+        self.warehouse_path = warehouse_path
+        self.path = warehouse_path.with_name(warehouse_path.name + ".lock")
+        self._fd: int | None = None
+
+    def acquire(self, wait_seconds: float) -> None:
+        """Take the lock, polling up to ``wait_seconds``; WarehouseError names the holder."""
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        deadline = time.monotonic() + max(wait_seconds, 0.0)
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    holder = _read_pid(fd)
+                    os.close(fd)
+                    raise WarehouseError(
+                        f"{self.warehouse_path} is being written by another load "
+                        f"(pid {holder}); waited {wait_seconds:g} s"
+                    ) from None
+                time.sleep(_POLL_SECONDS)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self._fd = fd
+
+    def release(self) -> None:
+        """Release the lock (the pid stays in the file; it means nothing once unlocked)."""
+        if self._fd is None:
+            return
+        fd, self._fd = self._fd, None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
+
+
+def _read_pid(fd: int) -> str:
+    text = os.pread(fd, 32, 0).decode(errors="replace").strip()
+    return text if text.isdigit() else "unknown"

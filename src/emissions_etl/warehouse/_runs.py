@@ -1,0 +1,88 @@
+"""The ``load_runs`` table: one row per load run, opened ``running`` and closed with its counts.
+
+A run row is a single INSERT and a single UPDATE; frames never go through here.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+import duckdb
+
+#: Outcomes a run may end with (``running`` while it is under way).
+OUTCOMES = ("running", "succeeded", "partial", "failed", "dry_run")
+
+#: Counters with a column of their own; any other counter is kept in the ``counts`` JSON.
+COUNT_COLUMNS = (
+    "rows_read",
+    "rows_rejected",
+    "rows_unchanged",
+    "rows_sent",
+    "rows_loaded",
+    "rows_deleted",
+    "rows_failed",
+    "rows_recovered",
+)
+
+
+def start_run(
+    con: duckdb.DuckDBPyConnection, resource: str, source: str, parameters: Mapping[str, Any]
+) -> str:
+    """Insert a ``running`` run row and return its new run id (a uuid4 string)."""
+    run_id = str(uuid.uuid4())
+    con.execute(
+        "INSERT INTO load_runs (run_id, resource, source, parameters, started_at, outcome) "
+        "VALUES (?, ?, ?, ?, now(), 'running')",
+        [run_id, resource, source, json.dumps(dict(parameters), default=str, sort_keys=True)],
+    )
+    return run_id
+
+
+def finish_run(
+    con: duckdb.DuckDBPyConnection,
+    run_id: str,
+    *,
+    outcome: str,
+    counts: Mapping[str, int],
+    co2e_kg: float | None,
+    error: str | None,
+) -> None:
+    """Close the run: outcome, counters (a missing one is 0), co2e, error and ``finished_at``."""
+    if outcome not in OUTCOMES:
+        raise ValueError(f"outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
+    assignments = ", ".join(f"{name} = ?" for name in COUNT_COLUMNS)
+    updated = con.execute(
+        f"UPDATE load_runs SET outcome = ?, {assignments}, counts = ?, co2e_kg = ?, error = ?, "
+        "finished_at = now() WHERE run_id = ? RETURNING run_id",
+        [
+            outcome,
+            *(_count(counts, name) for name in COUNT_COLUMNS),
+            json.dumps({name: int(value) for name, value in counts.items()}, sort_keys=True),
+            co2e_kg,
+            error,
+            run_id,
+        ],
+    ).fetchall()
+    if not updated:
+        raise KeyError(f"no load run {run_id}")
+
+
+def run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, Any]:
+    """The run row as a dict; ``parameters`` and ``counts`` parsed from JSON."""
+    cursor = con.execute("SELECT * FROM load_runs WHERE run_id = ?", [run_id])
+    row = cursor.fetchone()
+    if row is None:
+        raise KeyError(f"no load run {run_id}")
+    names = [column[0] for column in cursor.description or ()]
+    summary = dict(zip(names, row, strict=True))
+    for name in ("parameters", "counts"):
+        if summary[name] is not None:
+            summary[name] = json.loads(summary[name])
+    return summary
+
+
+def _count(counts: Mapping[str, int], name: str) -> int:
+    return int(counts.get(name) or 0)

@@ -1,0 +1,218 @@
+"""What one load run writes: its run row, source rows, rejects, mapping, pending marks, co2e.
+
+Handed out by ``Warehouse.writer()`` only, so all writes happen under the cross-process lock.
+Every frame lands through Arrow (``_delete_insert``); empty frames are no-ops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import duckdb
+import pandas as pd
+
+from emissions_etl.warehouse import _runs
+from emissions_etl.warehouse._connection import fetch_frame
+from emissions_etl.warehouse._delete_insert import (
+    delete_insert,
+    quote,
+    require_columns,
+    staged,
+    transaction,
+)
+
+#: Origin columns of a canonical frame (sources: file, sheet, 1-based row).
+ORIGIN_COLUMNS = ("_file", "_sheet", "_row")
+REJECT_COLUMNS = ("file", "sheet", "row", "column", "value", "code", "message")
+REMOTE_COLUMNS = (
+    "remote_id",
+    "source_key",
+    "activity_date",
+    "co2e_kg",
+    "status",
+    "facility_id",
+    "remote_updated_at",
+    "payload",
+)
+
+
+class WarehouseWriter:
+    """Writes of one load run over one open connection (see ``README.md`` for the tables)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self._con = con
+
+    # -- load runs -------------------------------------------------------------------------
+
+    def start_run(self, resource: str, source: str, parameters: Mapping[str, Any]) -> str:
+        """Record a new run as ``running``; returns its run id (uuid4)."""
+        return _runs.start_run(self._con, resource, source, parameters)
+
+    def finish_run(
+        self,
+        run_id: str,
+        *,
+        outcome: str,
+        counts: Mapping[str, int],
+        co2e_kg: float | None = None,
+        error: str | None = None,
+    ) -> None:
+        """Close a run: outcome (``succeeded|partial|failed|dry_run``), counts, co2e, error."""
+        _runs.finish_run(
+            self._con, run_id, outcome=outcome, counts=counts, co2e_kg=co2e_kg, error=error
+        )
+
+    def run_summary(self, run_id: str) -> dict[str, Any]:
+        """The run row as a dict (KeyError for an unknown run)."""
+        return _runs.run_summary(self._con, run_id)
+
+    # -- what the files said -----------------------------------------------------------------
+
+    def land_source_rows(self, run_id: str, resource: str, frame: pd.DataFrame) -> None:
+        """Upsert rows by (resource, source_key), latest wins; other columns become ``payload``."""
+        require_columns(frame, ("source_key", "source_hash"), "land_source_rows")
+        frame = frame.rename(columns=str).reindex(
+            columns=[*frame.columns, *(c for c in ORIGIN_COLUMNS if c not in frame.columns)]
+        )
+        canonical = [c for c in frame.columns if c not in {"source_key", "source_hash"}]
+        canonical = [c for c in canonical if c not in ORIGIN_COLUMNS]
+        fields = ", ".join(f"{quote(c)} := {quote(c)}" for c in canonical)
+        payload = f"to_json(struct_pack({fields}))" if canonical else "'{}'::JSON"
+        select = (
+            "CAST(source_key AS VARCHAR) AS source_key, "
+            "CAST(source_hash AS VARCHAR) AS source_hash, ? AS run_id, "
+            "CAST(_file AS VARCHAR) AS source_file, CAST(_sheet AS VARCHAR) AS source_sheet, "
+            f"TRY_CAST(_row AS BIGINT) AS source_row, {payload} AS payload, now() AS landed_at"
+        )
+        delete_insert(
+            self._con,
+            table="source_rows",
+            resource=resource,
+            frame=frame,
+            key="source_key",
+            select=select,
+            params=[run_id],
+        )
+
+    def land_rejects(self, run_id: str, resource: str, rejects: pd.DataFrame) -> None:
+        """Append the run's rejected cells (file, sheet, row, column, value, code, message)."""
+        if rejects.empty:
+            return
+        require_columns(rejects, ("row", "code"), "land_rejects")
+        frame = rejects.reindex(columns=list(REJECT_COLUMNS))
+        with staged(self._con, frame) as name:
+            self._con.execute(
+                "INSERT INTO rejects BY NAME SELECT ? AS run_id, ? AS resource, "
+                'CAST("file" AS VARCHAR) AS "file", CAST(sheet AS VARCHAR) AS sheet, '
+                'TRY_CAST("row" AS BIGINT) AS "row", CAST("column" AS VARCHAR) AS "column", '
+                'CAST("value" AS VARCHAR) AS "value", CAST(code AS VARCHAR) AS code, '
+                f"CAST(message AS VARCHAR) AS message, now() AS rejected_at FROM {name}",
+                [run_id, resource],
+            )
+
+    # -- source key -> remote id -------------------------------------------------------------
+
+    def mapping(self, resource: str) -> pd.DataFrame:
+        """source_key, remote_id, source_hash, ingest_job_id, loaded_at of ``resource``."""
+        return fetch_frame(
+            self._con.execute(
+                "SELECT source_key, remote_id, source_hash, ingest_job_id, loaded_at "
+                "FROM remote_ids WHERE resource = ? ORDER BY source_key",
+                [resource],
+            )
+        )
+
+    def upsert_mapping(self, resource: str, frame: pd.DataFrame) -> None:
+        """Upsert source_key -> remote_id (+ source_hash, ingest_job_id); last duplicate wins."""
+        require_columns(frame, ("source_key", "remote_id", "source_hash"), "upsert_mapping")
+        delete_insert(
+            self._con,
+            table="remote_ids",
+            resource=resource,
+            frame=frame.reindex(
+                columns=["source_key", "remote_id", "source_hash", "ingest_job_id"]
+            ),
+            key="source_key",
+            select="CAST(source_key AS VARCHAR) AS source_key, "
+            "CAST(remote_id AS VARCHAR) AS remote_id, "
+            "CAST(source_hash AS VARCHAR) AS source_hash, "
+            "CAST(ingest_job_id AS VARCHAR) AS ingest_job_id, now() AS loaded_at",
+        )
+
+    def delete_mapping(self, resource: str, source_keys: Sequence[str]) -> None:
+        """Forget the remote ids of ``source_keys``."""
+        self._delete_keys("remote_ids", resource, "source_key", source_keys)
+
+    # -- chunks sent but not yet landed (crash recovery) ------------------------------------
+
+    def add_pending(
+        self, resource: str, run_id: str, idempotency_key: str, frame: pd.DataFrame
+    ) -> None:
+        """Mark a chunk (source_key, source_hash) as about to be sent under ``idempotency_key``."""
+        if frame.empty:
+            return
+        require_columns(frame, ("source_key", "source_hash"), "add_pending")
+        frame = frame[["source_key", "source_hash"]].drop_duplicates("source_key", keep="last")
+        with staged(self._con, frame) as name, transaction(self._con):
+            self._con.execute(
+                "DELETE FROM pending_uploads WHERE resource = ? AND idempotency_key = ?",
+                [resource, idempotency_key],
+            )
+            self._con.execute(
+                "INSERT INTO pending_uploads BY NAME SELECT ? AS resource, "
+                "? AS idempotency_key, ? AS run_id, CAST(source_key AS VARCHAR) AS source_key, "
+                f"CAST(source_hash AS VARCHAR) AS source_hash, now() AS created_at FROM {name}",
+                [resource, idempotency_key, run_id],
+            )
+
+    def pending(self, resource: str) -> pd.DataFrame:
+        """idempotency_key, run_id, source_key, source_hash, created_at of unlanded chunks."""
+        return fetch_frame(
+            self._con.execute(
+                "SELECT idempotency_key, run_id, source_key, source_hash, created_at "
+                "FROM pending_uploads WHERE resource = ? ORDER BY created_at, idempotency_key",
+                [resource],
+            )
+        )
+
+    def clear_pending(self, resource: str, idempotency_key: str) -> None:
+        """The chunk sent under ``idempotency_key`` is landed (or refused): drop its marks."""
+        self._con.execute(
+            "DELETE FROM pending_uploads WHERE resource = ? AND idempotency_key = ?",
+            [resource, idempotency_key],
+        )
+
+    # -- what the service holds now ----------------------------------------------------------
+
+    def land_remote_records(self, resource: str, frame: pd.DataFrame) -> None:
+        """Upsert records read back from the service by (resource, remote_id)."""
+        require_columns(frame, ("remote_id",), "land_remote_records")
+        delete_insert(
+            self._con,
+            table="remote_records",
+            resource=resource,
+            frame=frame.reindex(columns=list(REMOTE_COLUMNS)),
+            key="remote_id",
+            select="CAST(remote_id AS VARCHAR) AS remote_id, "
+            "CAST(source_key AS VARCHAR) AS source_key, "
+            "CAST(activity_date AS DATE) AS activity_date, "
+            "CAST(co2e_kg AS DOUBLE) AS co2e_kg, CAST(status AS VARCHAR) AS status, "
+            "CAST(facility_id AS VARCHAR) AS facility_id, "
+            "CAST(remote_updated_at AS TIMESTAMPTZ) AS remote_updated_at, "
+            "CAST(payload AS JSON) AS payload, now() AS landed_at",
+        )
+
+    def remove_remote_records(self, resource: str, remote_ids: Sequence[str]) -> None:
+        """The service no longer holds these records (deleted): drop them from the warehouse."""
+        self._delete_keys("remote_records", resource, "remote_id", remote_ids)
+
+    def _delete_keys(self, table: str, resource: str, key: str, values: Sequence[str]) -> None:
+        if len(values) == 0:
+            return
+        keys = pd.DataFrame({key: pd.Series(list(values), dtype="string")})
+        with staged(self._con, keys) as name:
+            self._con.execute(
+                f"DELETE FROM {table} WHERE resource = ? AND {key} IN (SELECT {key} FROM {name})",
+                [resource],
+            )

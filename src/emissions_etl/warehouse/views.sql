@@ -1,0 +1,46 @@
+-- Views for analysts and people fixing spreadsheets; replaced on every writer open.
+-- `emissions` is a public contract: extend it, never rename or drop a column.
+
+CREATE OR REPLACE VIEW emissions AS
+WITH mapping AS (
+    SELECT * FROM remote_ids
+    QUALIFY row_number() OVER (PARTITION BY resource, remote_id ORDER BY loaded_at DESC) = 1
+)
+SELECT
+    r.resource,
+    coalesce(r.source_key, m.source_key)                AS source_key,
+    r.remote_id,
+    r.activity_date,
+    r.co2e_kg,
+    r.status,
+    coalesce(m.loaded_at, r.landed_at)                  AS loaded_at,
+    r.facility_id,
+    s.source_file,
+    s.source_sheet,
+    s.source_row,
+    json_extract_string(s.payload, '$.facility')        AS facility_name,
+    r.remote_updated_at
+FROM remote_records AS r
+LEFT JOIN mapping AS m
+    ON m.resource = r.resource AND m.remote_id = r.remote_id
+LEFT JOIN source_rows AS s
+    ON s.resource = r.resource AND s.source_key = coalesce(r.source_key, m.source_key);
+
+CREATE OR REPLACE VIEW load_run_summary AS
+SELECT
+    run_id, resource, source, outcome, started_at, finished_at,
+    date_diff('millisecond', started_at, finished_at) / 1000.0 AS duration_s,
+    rows_read, rows_rejected, rows_unchanged, rows_sent, rows_loaded, rows_deleted,
+    rows_failed, rows_recovered, co2e_kg, error
+FROM load_runs
+ORDER BY started_at DESC;
+
+CREATE OR REPLACE VIEW rejects_latest AS
+WITH latest AS (
+    SELECT run_id, source, started_at FROM load_runs
+    QUALIFY row_number() OVER (PARTITION BY resource, source ORDER BY started_at DESC) = 1
+)
+SELECT l.source, l.started_at AS run_started_at, j.*
+FROM rejects AS j
+JOIN latest AS l USING (run_id)
+ORDER BY l.source, j.sheet, j."row", j."column";
