@@ -20,6 +20,7 @@ from emissions_etl.rejects import REJECT_COLUMNS, RejectCode
 from emissions_etl.resolution import resolve_wastes
 from emissions_etl.resources import WASTES, ResourceSpec
 from emissions_etl.sources import read_source
+from emissions_etl.stages import StageClock
 from emissions_etl.upsert import Uploader, plan_changes
 from emissions_etl.validation import validate_wastes
 from emissions_etl.warehouse import Warehouse
@@ -61,6 +62,8 @@ class LoadSummary:
     co2e_kg: float = 0.0
     job_ids: list[str] = field(default_factory=list)
     rejects: pd.DataFrame = field(default_factory=lambda: empty_rejects())
+    #: Wall-clock seconds per stage: read_validate, resolve, upload, calculate, land.
+    seconds: dict[str, float] = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         """The integer counters, as stored on the run row."""
@@ -162,22 +165,26 @@ def load_file(
     """
     options = options or LoadOptions()
     notify = progress or (lambda stage, rows: None)
+    clock = StageClock()
     with warehouse.writer() as writer:
         run_id = writer.start_run(spec.name, str(path), _parameters(path, options))
         summary = LoadSummary(run_id=run_id, resource=spec.name, source=str(path))
         try:
             if options.strict:
                 _check_strict(path, spec, options)
-            uploader = Uploader(api, api.get_json, writer, spec, run_id)
+            uploader = Uploader(api, api.get_json, writer, spec, run_id, clock=clock)
             summary.rows_recovered = uploader.recover()
             lookups = fetch_waste_lookups(api)
             all_rejects = [summary.rejects]
-            for read, valid, rejects in iter_validated(path, spec, options):
+            batches = clock.timed("read_validate", iter_validated(path, spec, options))
+            for read, valid, rejects in batches:
                 summary.rows_read += read
-                records, unresolved = _resolve(valid, lookups)
+                with clock.stage("resolve"):
+                    records, unresolved = _resolve(valid, lookups)
                 batch_rejects = pd.concat([rejects, unresolved], ignore_index=True)
-                writer.land_source_rows(run_id, spec.name, _source_rows(records, spec))
-                plan = plan_changes(records, writer.mapping(spec.name), spec.key_field)
+                with clock.stage("land"):
+                    writer.land_source_rows(run_id, spec.name, _source_rows(records, spec))
+                    plan = plan_changes(records, writer.mapping(spec.name), spec.key_field)
                 summary.rows_unchanged += plan.unchanged
                 if options.dry_run:
                     result = uploader.validate_remotely(plan.to_send)
@@ -194,6 +201,7 @@ def load_file(
                 all_rejects.append(batch_rejects)
                 notify("load", read)
             summary.rejects = pd.concat(all_rejects, ignore_index=True)
+            summary.seconds = dict(clock.seconds)
             summary.rows_rejected = rejected_rows(summary.rejects)
             summary.outcome = _outcome(summary, options)
             writer.finish_run(

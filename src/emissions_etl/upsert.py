@@ -21,6 +21,7 @@ from emissions_etl.idempotency import idempotency_key
 from emissions_etl.readback import GetJson, iter_all_items, remote_frame
 from emissions_etl.rejects import REJECT_COLUMNS, RejectCode
 from emissions_etl.resources import ResourceSpec
+from emissions_etl.stages import StageClock
 
 ORIGIN_COLUMNS = ("_file", "_sheet", "_row")
 #: client_row_id values per recovery lookup, so the query string stays well under 8 KB.
@@ -134,7 +135,10 @@ class Uploader:
         writer: Any,
         spec: ResourceSpec,
         run_id: str,
+        *,
+        clock: StageClock | None = None,
     ) -> None:
+        self._clock = clock or StageClock()
         self._api = api
         self._get_json = get_json
         self._writer = writer
@@ -176,11 +180,14 @@ class Uploader:
         result = UploadResult()
         accepted: list[tuple[str, pd.DataFrame, dict[str, Any]]] = []
         for chunk in iter_chunks(records, self._spec.chunk_size):
-            accepted.extend(self._send_chunk(chunk, result))
+            with self._clock.stage("upload"):
+                accepted.extend(self._send_chunk(chunk, result))
         for key, chunk, job in accepted:
-            finished = self._api.wait_for_ingest_job(str(job["id"]))
+            with self._clock.stage("calculate"):
+                finished = self._api.wait_for_ingest_job(str(job["id"]))
             result.jobs.append(finished)
-            self._land_job(key, chunk, finished, result)
+            with self._clock.stage("land"):
+                self._land_job(key, chunk, finished, result)
         return result
 
     def _send_chunk(

@@ -1,0 +1,154 @@
+"""Benchmark of the whole waste load: read, validate, upload, calculate, land; prints figures.
+
+    .venv/bin/python tests/benchmarks/bench_pipeline.py   # 200k and 400k rows, csv and xlsx
+    .venv/bin/python tests/benchmarks/bench_pipeline.py --rows 50000 --formats csv
+
+Each measurement runs in its own process, against its own sandbox (TLS on loopback), so the
+peak memory figure (max RSS of the loading process, sandbox excluded) belongs to that run alone.
+Targets on a 2-core machine: the whole 200,000-row load under 60 s; memory at 400,000 rows well
+under twice the 200,000-row figure (batches are streamed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+FACILITIES = ["Madrid Warehouse", "Barcelona Plant", "Valencia Office", "Sevilla Logistics Hub"]
+CODES = [("20 01 01", "R3"), ("15 01 02", "R3"), ("20 03 01", "D1"), ("17 02 01", "R1")]
+
+
+def make_frame(rows: int) -> pd.DataFrame:
+    rng = np.random.default_rng(7)
+    month = rng.integers(1, 13, rows)
+    codes = rng.integers(0, len(CODES), rows)
+    start = pd.to_datetime({"year": 2026, "month": month, "day": 1})
+    return pd.DataFrame(
+        {
+            "Facility": np.array(FACILITIES)[rng.integers(0, len(FACILITIES), rows)],
+            "Identification name": [f"INV-{i:07d}" for i in range(rows)],
+            "Start date": start.dt.strftime("%Y-%m-%d"),
+            "End date": (start + pd.offsets.MonthEnd(0)).dt.strftime("%Y-%m-%d"),
+            "Base quantity": rng.uniform(1, 5000, rows).round(2),
+            "Unit": "kg",
+            "LER code": [CODES[c][0] for c in codes],
+            "RD code": [CODES[c][1] for c in codes],
+            "Destination": "Plant",
+            "Client row id": [f"bench-{i}" for i in range(rows)],
+        }
+    )
+
+
+def make_input(workdir: Path, rows: int, fmt: str) -> Path:
+    path = workdir / f"wastes_{rows}.{fmt}"
+    if path.exists():
+        return path
+    frame = make_frame(rows)
+    if fmt == "csv":
+        frame.to_csv(path, index=False)
+    else:
+        import openpyxl
+
+        workbook = openpyxl.Workbook(write_only=True)
+        sheet = workbook.create_sheet("Wastes")
+        sheet.append(list(frame.columns))
+        for row in frame.itertuples(index=False):
+            sheet.append(list(row))
+        workbook.save(path)
+    return path
+
+
+def measure_one(workdir: Path, rows: int, fmt: str) -> dict:
+    from emissions_etl.client import ApiKeyAuth, EmissionsClient
+    from emissions_etl.demo import create_facilities, running_sandbox
+    from emissions_etl.pipeline import LoadOptions, load_file
+    from emissions_etl.sources import read_source
+    from emissions_etl.stages import StageClock
+    from emissions_etl.validation import validate_wastes
+    from emissions_etl_schemas import SCHEMAS
+    from emissions_etl_schemas.wastes import INPUT_ALIASES
+
+    path = make_input(workdir, rows, fmt)
+    clock = StageClock()
+    columns = list(SCHEMAS["wastes"].to_schema().columns)
+    batches = read_source(path, expected_columns=columns, aliases=INPUT_ALIASES)
+    for batch in clock.timed("read", batches):
+        with clock.stage("validate"):
+            validate_wastes(batch)
+    run_dir = workdir / f"run_{fmt}_{rows}"
+    if run_dir.exists():
+        import shutil
+
+        shutil.rmtree(run_dir)
+    run_dir.mkdir()
+    from emissions_etl.warehouse import Warehouse
+
+    with running_sandbox(run_dir) as sandbox:
+        create_facilities(sandbox)
+        auth = ApiKeyAuth(sandbox.api_key, sandbox.organization_id)
+        with EmissionsClient(sandbox.base_url, auth, ca_file=sandbox.ca_file) as client:
+            started = time.perf_counter()
+            summary = load_file(
+                path, api=client, warehouse=Warehouse(run_dir / "w.duckdb"), options=LoadOptions()
+            )
+            total = time.perf_counter() - started
+    return {
+        "format": fmt,
+        "rows": rows,
+        "read_s": round(clock.seconds["read"], 2),
+        "validate_s": round(clock.seconds["validate"], 2),
+        "load_total_s": round(total, 2),
+        **{f"load_{k}_s": round(v, 2) for k, v in sorted(summary.seconds.items())},
+        "rows_per_s": round(rows / total),
+        "loaded": summary.rows_loaded,
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rows", type=int, nargs="+", default=[200_000, 400_000])
+    parser.add_argument("--formats", nargs="+", default=["csv", "xlsx"], choices=["csv", "xlsx"])
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/emissions-bench"))
+    parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    if args.one:
+        print(json.dumps(measure_one(args.workdir, args.rows[0], args.formats[0])))
+        return
+    for fmt in args.formats:
+        for rows in args.rows:
+            make_input(args.workdir, rows, fmt)
+            done = subprocess.run(
+                [
+                    sys.executable,
+                    __file__,
+                    "--one",
+                    "--rows",
+                    str(rows),
+                    "--formats",
+                    fmt,
+                    "--workdir",
+                    str(args.workdir),
+                ],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if done.returncode != 0:
+                print(f"{fmt} {rows}: failed\n{done.stderr[-2000:]}")
+                continue
+            figures = json.loads(done.stdout.strip().splitlines()[-1])
+            print("  ".join(f"{k}={v}" for k, v in figures.items()), flush=True)
+
+
+if __name__ == "__main__":
+    main()
