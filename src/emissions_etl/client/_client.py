@@ -1,0 +1,266 @@
+"""EmissionsClient: the pipeline's one door to the Emissions Accounting Service.
+
+An ``httpx.Client`` over RetryTransport(RateLimitTransport(HTTPTransport)) with typed errors for
+every status >= 400, and one method per operation the pipeline uses.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import ssl
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from emissions_etl import __version__
+from emissions_etl.client._query import chunk_values, timestamp
+from emissions_etl.client.limiter import RateLimitTransport
+from emissions_etl.client.pagination import iter_pages
+from emissions_etl.client.problem import error_from_response
+from emissions_etl.client.retry import RetryTransport
+from emissions_etl.errors import ConfigurationError, IngestJobError, TransportError
+
+_USE_CLIENT_AUTH: Any = httpx.USE_CLIENT_DEFAULT
+
+
+class EmissionsClient:
+    """A thread-safe client of the service; use it as a context manager or call ``close()``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        auth: httpx.Auth,
+        *,
+        ca_file: str | Path | None = None,
+        timeout: float = 60.0,
+        transport: httpx.BaseTransport | None = None,
+        max_attempts: int = 6,
+        user_agent: str = f"emissions-etl/{__version__}",
+    ) -> None:
+        _require_secure(base_url)
+        inner = transport or httpx.HTTPTransport(verify=_tls_context(ca_file))
+        self._http = httpx.Client(
+            base_url=base_url,
+            auth=auth,
+            transport=RetryTransport(RateLimitTransport(inner), max_attempts=max_attempts),
+            timeout=timeout,
+            headers={"User-Agent": user_agent},
+            follow_redirects=False,
+        )
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        headers: Mapping[str, str] | None = None,
+        auth: httpx.Auth | None = _USE_CLIENT_AUTH,
+    ) -> httpx.Response:
+        """Send one request; raises TransportError or the ApiStatusError subclass for >= 400."""
+        try:
+            response = self._http.request(
+                method, path, params=params, json=json, headers=headers, auth=auth
+            )
+        except httpx.TransportError as exc:
+            raise TransportError(
+                f"{method} {path}: {type(exc).__name__}: {exc}", method=method, url=path
+            ) from exc
+        if response.status_code >= 400:
+            raise error_from_response(response)
+        return response
+
+    def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """GET ``path`` and return the decoded JSON object."""
+        result: dict[str, Any] = self.request("GET", path, params=params).json()
+        return result
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> EmissionsClient:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"EmissionsClient(base_url={str(self._http.base_url)!r})"
+
+    # -- login and reference data ----------------------------------------------------------------
+
+    def login(self, email: str, password: str) -> dict[str, Any]:
+        """``POST /auth/login``: ``{access_token, token_type, expires_in}``."""
+        body = {"email": email, "password": password}
+        result: dict[str, Any] = self.request("POST", "/auth/login", json=body, auth=None).json()
+        return result
+
+    def list_units(self) -> list[dict[str, Any]]:
+        """``GET /v1/units``: a bare array of ``{id, name, type}``."""
+        result: list[dict[str, Any]] = self.request("GET", "/v1/units").json()
+        return result
+
+    def iter_waste_efs(
+        self, *, low_code: str | None = None, rd_code: str | None = None, region: str | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """Every waste emission factor matching the filters."""
+        filters = {"low_code": low_code, "rd_code": rd_code, "region": region}
+        return iter_pages(self, "/v1/waste-efs", filters)
+
+    # -- facilities -----------------------------------------------------------------------------
+
+    def iter_facilities(self, **filters: Any) -> Iterator[dict[str, Any]]:
+        """Every facility matching the filters (``name``, ``country``, ``type``, ``status``)."""
+        return iter_pages(self, "/v1/facilities", filters)
+
+    def create_facility(self, **fields: Any) -> dict[str, Any]:
+        result: dict[str, Any] = self.request("POST", "/v1/facilities", json=fields).json()
+        return result
+
+    def get_facility(self, facility_id: str) -> dict[str, Any]:
+        return self.get_json(f"/v1/facilities/{facility_id}")
+
+    # -- v2 wastes and ingest jobs --------------------------------------------------------------
+
+    def create_wastes(
+        self, records: Sequence[Mapping[str, Any]], *, idempotency_key: str, dry_run: bool = False
+    ) -> dict[str, Any]:
+        """``POST /v2/wastes``: the ingest job (202, or 200 on a replay) or the dry-run result."""
+        response = self.request(
+            "POST",
+            "/v2/wastes",
+            params={"dry_run": "true"} if dry_run else None,
+            json={"records": [dict(record) for record in records]},
+            headers={"Idempotency-Key": idempotency_key},
+        )
+        result: dict[str, Any] = response.json()
+        return result
+
+    def delete_wastes(self, waste_ids: Sequence[str], *, idempotency_key: str) -> dict[str, Any]:
+        """``POST /v2/wastes/delete``: the ingest job of the deletion."""
+        response = self.request(
+            "POST",
+            "/v2/wastes/delete",
+            json={"waste_ids": list(waste_ids)},
+            headers={"Idempotency-Key": idempotency_key},
+        )
+        result: dict[str, Any] = response.json()
+        return result
+
+    def get_ingest_job(self, job_id: str) -> dict[str, Any]:
+        return self.get_json(f"/v2/ingest-jobs/{job_id}")
+
+    def iter_ingest_jobs(self, **filters: Any) -> Iterator[dict[str, Any]]:
+        """The caller's ingest jobs (``status``, ``operation``, ``created_after``, ...)."""
+        return iter_pages(self, "/v2/ingest-jobs", filters)
+
+    def iter_ingest_job_items(
+        self, job_id: str, *, status: str | None = None
+    ) -> Iterator[dict[str, Any]]:
+        return iter_pages(self, f"/v2/ingest-jobs/{job_id}/items", {"status": status})
+
+    def wait_for_ingest_job(
+        self,
+        job_id: str,
+        *,
+        timeout: float = 900,
+        poll_initial: float = 0.2,
+        poll_max: float = 5.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> dict[str, Any]:
+        """Poll until the job leaves ``processing``; IngestJobError if it failed or timed out."""
+        started = time.monotonic()
+        waited = 0.0
+        delay = poll_initial
+        while True:
+            job = self.get_ingest_job(job_id)
+            status = job.get("status")
+            if status == "failed":
+                raise IngestJobError(job_id, "the job failed", job=job)
+            if status != "processing":
+                return job
+            # Slept time counts too, so an injected ``sleep`` still reaches the timeout.
+            elapsed = max(time.monotonic() - started, waited)
+            if elapsed >= timeout:
+                raise IngestJobError(job_id, f"still processing after {timeout:g}s", job=job)
+            pause = min(delay, poll_max, timeout - elapsed)
+            sleep(pause)
+            waited += pause
+            delay = min(delay * 2, poll_max)
+
+    def iter_wastes(
+        self,
+        *,
+        ids: Sequence[str] | None = None,
+        facility_id: str | None = None,
+        client_row_id: Sequence[str] | str | None = None,
+        updated_since: Any = None,
+        start_date: Any = None,
+        end_date: Any = None,
+    ) -> Iterator[dict[str, Any]]:
+        """Wastes matching every filter; long ``ids``/``client_row_id`` lists are split."""
+        base = {
+            "facility_id": facility_id,
+            "updated_since": timestamp(updated_since),
+            "start_date": timestamp(start_date),
+            "end_date": timestamp(end_date),
+        }
+        row_ids = [client_row_id] if isinstance(client_row_id, str) else client_row_id
+        for id_chunk in _chunks_or_all("ids", ids):
+            for row_chunk in _chunks_or_all("client_row_id", row_ids):
+                params = {**base, "ids": id_chunk, "client_row_id": row_chunk}
+                yield from iter_pages(self, "/v2/wastes", params)
+
+
+def _chunks_or_all(name: str, values: Sequence[str] | None) -> Iterator[list[str] | None]:
+    """One ``None`` when there is no filter, else the filter split to fit a URL."""
+    if values is None:
+        yield None
+        return
+    if not values:
+        return  # an empty id list matches nothing: no request at all
+    yield from chunk_values(name, list(values))
+
+
+def _require_secure(base_url: str) -> None:
+    """Plain http only to loopback: credentials must not cross a network in clear."""
+    url = httpx.URL(base_url)
+    if url.scheme == "https":
+        return
+    if url.scheme != "http":
+        raise ConfigurationError(f"service URL must be https:// (got {url.scheme or 'none'}://)")
+    if not _is_loopback(url.host):
+        raise ConfigurationError(
+            f"refusing plain http:// to {url.host}: use https:// (http is allowed on loopback only)"
+        )
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _tls_context(ca_file: str | Path | None) -> ssl.SSLContext | bool:
+    """An SSL context trusting ``ca_file``, or the default verification when none is given."""
+    if ca_file is None:
+        return True
+    try:
+        return ssl.create_default_context(cafile=str(ca_file))
+    except (OSError, ssl.SSLError) as exc:
+        raise ConfigurationError(f"CA file {ca_file} cannot be used: {exc}") from exc
