@@ -24,8 +24,7 @@ from emissions_etl.stages import StageClock
 from emissions_etl.upsert import Uploader, plan_changes
 from emissions_etl.validation import validate_wastes
 from emissions_etl.warehouse import Warehouse
-from emissions_etl_schemas import SCHEMAS
-from emissions_etl_schemas.wastes import INPUT_ALIASES
+from emissions_etl_schemas import INPUT_ALIASES, REQUIRED_INPUT_COLUMNS, SCHEMAS
 
 #: Called as work advances: (stage, rows just processed).
 ProgressCallback = Callable[[str, int], None]
@@ -97,6 +96,7 @@ def iter_validated(
         path,
         sheet=options.sheet,
         expected_columns=_expected_columns(spec),
+        required_columns=REQUIRED_INPUT_COLUMNS,
         aliases=INPUT_ALIASES,
         encoding=options.encoding,
         delimiter=options.delimiter,

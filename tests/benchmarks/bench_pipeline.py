@@ -73,8 +73,7 @@ def measure_one(workdir: Path, rows: int, fmt: str) -> dict:
     from emissions_etl.sources import read_source
     from emissions_etl.stages import StageClock
     from emissions_etl.validation import validate_wastes
-    from emissions_etl_schemas import SCHEMAS
-    from emissions_etl_schemas.wastes import INPUT_ALIASES
+    from emissions_etl_schemas import INPUT_ALIASES, SCHEMAS
 
     path = make_input(workdir, rows, fmt)
     clock = StageClock()

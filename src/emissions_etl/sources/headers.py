@@ -1,0 +1,98 @@
+"""Find the header row of a sheet and map its cells to canonical column names.
+
+People put titles and blank lines above their headers and spell headers their own way
+(``Start Date``, ``start-date``, ``LER-Code``); this module is the one place that forgives it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+#: How far down a sheet the header row is looked for.
+HEADER_SEARCH_ROWS = 30
+
+_IGNORED = re.compile(r"[\s_\-.]+")
+
+
+def normalise_header(text: Any) -> str:
+    """Lowercase without spaces, underscores, hyphens or dots: ``Start-Date`` -> ``startdate``."""
+    if text is None:
+        return ""
+    if isinstance(text, float) and text.is_integer():
+        text = int(text)
+    return _IGNORED.sub("", str(text)).lower()
+
+
+@dataclass(frozen=True)
+class HeaderMatch:
+    """Where the header is and what each of its cells becomes."""
+
+    #: 0-based position of the header row among the rows searched.
+    index: int
+    #: One output name per header cell ("" for a blank header cell).
+    names: tuple[str, ...]
+    #: Output name -> the header text as the spreadsheet shows it.
+    originals: dict[str, str]
+
+
+class ColumnNamer:
+    """Maps header texts to canonical names (directly or through aliases) or normalised names."""
+
+    def __init__(
+        self,
+        expected_columns: Collection[str],
+        aliases: Mapping[str, str],
+        required_columns: Collection[str] | None = None,
+    ) -> None:
+        self.expected = list(expected_columns)
+        self._lookup = {normalise_header(name): name for name in self.expected}
+        for alias, canonical in aliases.items():
+            self._lookup.setdefault(normalise_header(alias), canonical)
+        self.required = list(required_columns) if required_columns is not None else None
+
+    def canonical(self, header: Any) -> str | None:
+        """The canonical column a header cell stands for, or None."""
+        return self._lookup.get(normalise_header(header))
+
+    def is_header(self, cells: Sequence[Any]) -> bool:
+        """A row is the header when it names every required column (or, without a required
+        list, at least half of the expected ones)."""
+        found = {self.canonical(cell) for cell in cells} - {None}
+        if self.required is not None:
+            return set(self.required) <= found
+        return len(found) >= max(2, -(-len(self.expected) // 2))
+
+    def describe_missing(self) -> str:
+        """The one-line reason used when no header row is found."""
+        wanted = self.required if self.required is not None else self.expected
+        return (
+            f"no header row with {', '.join(wanted)} found in the first {HEADER_SEARCH_ROWS} rows"
+        )
+
+    def name_row(self, index: int, cells: Sequence[Any]) -> HeaderMatch:
+        """Output names for each cell of the header row; duplicates get ``_2``, ``_3``..."""
+        names: list[str] = []
+        originals: dict[str, str] = {}
+        for cell in cells:
+            text = "" if cell is None else str(cell).strip()
+            if not text:
+                names.append("")
+                continue
+            name = self.canonical(text) or normalise_header(text)
+            base, suffix = name, 2
+            while name in originals:
+                name, suffix = f"{base}_{suffix}", suffix + 1
+            names.append(name)
+            originals[name] = text
+        return HeaderMatch(index, tuple(names), originals)
+
+
+def find_header(rows: Sequence[Sequence[Any]], namer: ColumnNamer) -> HeaderMatch | None:
+    """The first of ``rows`` (already limited to the search window) that is a header."""
+    for index, cells in enumerate(rows[:HEADER_SEARCH_ROWS]):
+        if namer.is_header(cells):
+            return namer.name_row(index, cells)
+    return None

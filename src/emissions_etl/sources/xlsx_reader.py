@@ -1,0 +1,120 @@
+"""Read workbooks with python-calamine (Rust, ~8x faster than openpyxl), batch by batch.
+
+Formulas come back as the value the writing program cached; merged cells are filled with their
+top-left value; dates formatted as dates come back as dates (serials in unformatted cells stay
+numbers and are converted by validation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from python_calamine import CalamineError, CalamineSheet, CalamineWorkbook, SheetVisibleEnum
+
+from emissions_etl.errors import SheetNotFoundError, UnsupportedSourceError
+from emissions_etl.sources.frames import build_batch
+from emissions_etl.sources.headers import HEADER_SEARCH_ROWS, ColumnNamer, HeaderMatch, find_header
+
+Merge = tuple[tuple[int, int], tuple[int, int]]
+
+
+def read_workbook(
+    path: Path, *, sheet: str | None, namer: ColumnNamer, batch_rows: int
+) -> Iterator[pd.DataFrame]:
+    """Batches from the named sheet, or from every visible sheet that has a header.
+
+    The sheets and headers are checked before the first batch, so errors raise at the call.
+    """
+    try:
+        workbook = CalamineWorkbook.from_path(str(path))
+    except (CalamineError, OSError, ValueError) as error:
+        raise UnsupportedSourceError(str(path), f"not an xlsx or csv file ({error})") from None
+    if sheet is not None:
+        if sheet not in workbook.sheet_names:
+            known = ", ".join(workbook.sheet_names)
+            workbook.close()
+            raise SheetNotFoundError(str(path), f"no sheet named {sheet!r}; sheets: {known}")
+        found = _open_sheet(workbook, sheet, namer)
+        if found is None:
+            workbook.close()
+            raise UnsupportedSourceError(str(path), f"sheet {sheet!r}: {namer.describe_missing()}")
+        opened = [found]
+    else:
+        opened = [
+            found
+            for meta in workbook.sheets_metadata
+            if meta.visible == SheetVisibleEnum.Visible
+            and (found := _open_sheet(workbook, meta.name, namer)) is not None
+        ]
+        if not opened:
+            workbook.close()
+            raise UnsupportedSourceError(str(path), namer.describe_missing())
+    return _iter_sheets(path, workbook, opened, batch_rows)
+
+
+def _iter_sheets(
+    path: Path,
+    workbook: CalamineWorkbook,
+    opened: list[tuple[CalamineSheet, HeaderMatch]],
+    batch_rows: int,
+) -> Iterator[pd.DataFrame]:
+    try:
+        for found in opened:
+            yield from _read_sheet(path, *found, batch_rows=batch_rows)
+    finally:
+        workbook.close()
+
+
+def _open_sheet(
+    workbook: CalamineWorkbook, name: str, namer: ColumnNamer
+) -> tuple[CalamineSheet, HeaderMatch] | None:
+    sheet = workbook.get_sheet_by_name(name)
+    head = list(islice(sheet.iter_rows(), HEADER_SEARCH_ROWS))
+    header = find_header(head, namer)
+    return None if header is None else (sheet, header)
+
+
+def _read_sheet(
+    path: Path, sheet: CalamineSheet, header: HeaderMatch, *, batch_rows: int
+) -> Iterator[pd.DataFrame]:
+    # iter_rows() starts at the sheet's first row but at its first used column.
+    first_column = sheet.start[1] if sheet.start else 0
+    merges = [
+        ((r0, c0 - first_column), (r1, c1 - first_column))
+        for (r0, c0), (r1, c1) in (sheet.merged_cell_ranges or [])
+        if r1 > header.index
+    ]
+    anchors: dict[Merge, Any] = {}
+    rows = sheet.iter_rows()
+    for _ in islice(rows, header.index + 1):
+        pass
+    start = header.index + 1  # 0-based index of the next row = its 1-based number minus one
+    while batch := list(islice(rows, batch_rows)):
+        numbers = np.arange(start + 1, start + 1 + len(batch), dtype="int64")
+        if merges:
+            _fill_merged(batch, start, merges, anchors)
+        yield build_batch(batch, numbers, header, file=path.name, sheet=sheet.name)
+        start += len(batch)
+
+
+def _fill_merged(
+    batch: list[list[Any]], start: int, merges: list[Merge], anchors: dict[Merge, Any]
+) -> None:
+    """Give every cell of a merged range its top-left value (Excel shows it that way)."""
+    end = start + len(batch)
+    for merge in merges:
+        (r0, c0), (r1, c1) = merge
+        if r1 < start or r0 >= end:
+            continue
+        if start <= r0 < end:
+            anchors[merge] = batch[r0 - start][c0]
+        value = anchors.get(merge, "")
+        for r in range(max(r0, start), min(r1, end - 1) + 1):
+            row = batch[r - start]
+            for c in range(c0, min(c1, len(row) - 1) + 1):
+                row[c] = value

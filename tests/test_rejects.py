@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import openpyxl
+import pandas as pd
+
+from emissions_etl.rejects import REJECT_COLUMNS, write_annotated_workbook, write_rejects_json
+from emissions_etl.sources import read_source
+from emissions_etl.validation import validate_wastes
+from emissions_etl_schemas import INPUT_ALIASES, SCHEMAS
+from tests.builders import WASTE_HEADERS, waste_row, write_csv, write_xlsx
+
+EXPECTED = list(SCHEMAS["wastes"].to_schema().columns)
+
+
+def rejects_of(path: Path) -> pd.DataFrame:
+    batches = read_source(path, expected_columns=EXPECTED, aliases=INPUT_ALIASES)
+    return pd.concat([validate_wastes(batch).rejects for batch in batches], ignore_index=True)
+
+
+def bad_workbook(tmp_path: Path) -> Path:
+    rows = [["Wastes 2026"], [], WASTE_HEADERS, waste_row(1), waste_row(2, base_quantity=-3)]
+    return write_xlsx(
+        tmp_path / "w.xlsx", {"Jan": rows, "Feb": [WASTE_HEADERS, waste_row(3, rd_code="Z")]}
+    )
+
+
+def test_json_is_an_array_of_rejects_in_reading_order(tmp_path: Path) -> None:
+    out = tmp_path / "rejects.json"
+    write_rejects_json(rejects_of(bad_workbook(tmp_path)), out)
+    records = json.loads(out.read_text("utf-8"))
+    assert [(r["sheet"], r["row"], r["code"]) for r in records] == [
+        ("Feb", 2, "INVALID_RD_CODE"),
+        ("Jan", 5, "NOT_POSITIVE"),
+    ]
+    assert list(records[0]) == list(REJECT_COLUMNS)
+
+
+def test_json_keeps_non_ascii_text_readable(tmp_path: Path) -> None:
+    rejects = pd.DataFrame([["f.csv", "", 2, "Menge", "–3", "NOT_POSITIVE", "Menge größer 0"]],
+                           columns=list(REJECT_COLUMNS))  # fmt: skip
+    out = tmp_path / "r.json"
+    write_rejects_json(rejects, out)
+    assert "größer" in out.read_text("utf-8")
+
+
+def test_annotated_workbook_marks_the_bad_cell_with_its_message(tmp_path: Path) -> None:
+    source = bad_workbook(tmp_path)
+    out = tmp_path / "annotated.xlsx"
+    write_annotated_workbook(source, rejects_of(source), out)
+    workbook = openpyxl.load_workbook(out)
+    cell = workbook["Jan"]["E5"]  # Base quantity of the row with -3
+    assert cell.comment is not None
+    assert "greater than 0" in cell.comment.text
+    assert cell.fill.start_color.rgb.endswith("FFC7CE")
+    assert workbook["Jan"]["E4"].comment is None
+    assert "R1 to R13" in workbook["Feb"]["H2"].comment.text
+
+
+def test_annotated_workbook_lists_every_reject_on_a_rejects_sheet(tmp_path: Path) -> None:
+    source = bad_workbook(tmp_path)
+    out = tmp_path / "annotated.xlsx"
+    write_annotated_workbook(source, rejects_of(source), out)
+    sheet = openpyxl.load_workbook(out)["Rejects"]
+    rows = list(sheet.iter_rows(values_only=True))
+    assert rows[0] == REJECT_COLUMNS
+    assert [(r[1], r[2], r[5]) for r in rows[1:]] == [
+        ("Feb", 2, "INVALID_RD_CODE"),
+        ("Jan", 5, "NOT_POSITIVE"),
+    ]
+
+
+def test_a_csv_source_becomes_an_annotated_xlsx(tmp_path: Path) -> None:
+    dates = {"start_date": "2026-01-01", "end_date": "2026-01-31"}
+    rows = [WASTE_HEADERS, waste_row(1, **dates), waste_row(2, **dates, ler_code="99")]
+    source = write_csv(tmp_path / "erp.csv", rows, delimiter=";")
+    out = tmp_path / "erp.annotated.xlsx"
+    write_annotated_workbook(source, rejects_of(source), out)
+    sheet = openpyxl.load_workbook(out).worksheets[0]
+    assert sheet["A1"].value == "Facility"
+    assert "6 digits" in sheet["G3"].comment.text

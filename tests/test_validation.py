@@ -1,0 +1,170 @@
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from emissions_etl.errors import UnsupportedSourceError
+from emissions_etl.rejects import REJECT_COLUMNS
+from emissions_etl.sources import read_source
+from emissions_etl.validation import validate_wastes
+from emissions_etl_schemas import INPUT_ALIASES, SCHEMAS
+from tests.builders import WASTE_HEADERS, waste_row, write_csv, write_xlsx
+
+EXPECTED = list(SCHEMAS["wastes"].to_schema().columns)
+
+
+def validate_xlsx(tmp_path: Path, *rows: list) -> tuple[pd.DataFrame, pd.DataFrame]:  # type: ignore[type-arg]
+    path = write_xlsx(tmp_path / "w.xlsx", {"Jan": [["Title"], WASTE_HEADERS, *rows]})
+    [batch] = read_source(path, expected_columns=EXPECTED, aliases=INPUT_ALIASES)
+    result = validate_wastes(batch)
+    return result.valid, result.rejects
+
+
+def only_reject(rejects: pd.DataFrame) -> dict:  # type: ignore[type-arg]
+    assert len(rejects) == 1, rejects.to_dict("records")
+    return rejects.iloc[0].to_dict()
+
+
+def test_a_valid_row_comes_out_typed_with_a_default_row_id_and_a_hash(tmp_path: Path) -> None:
+    valid, rejects = validate_xlsx(tmp_path, waste_row(1, unit=None, ler_code="20 01 01"))
+    assert rejects.empty
+    row = valid.iloc[0]
+    assert row["start_date"] == pd.Timestamp("2026-01-01")
+    assert row["base_quantity"] == 120.5
+    assert (row["unit"], row["ler_code"], row["rd_code"]) == ("kg", "200101", "R3")
+    assert row["client_row_id"] == "w.xlsx#Jan!3"
+    assert len(row["source_hash"]) == 16
+    assert list(rejects.columns) == list(REJECT_COLUMNS)
+
+
+@pytest.mark.parametrize(
+    ("cell", "expected"),
+    [
+        (dt.date(2026, 3, 5), "2026-03-05"),
+        (46086, "2026-03-05"),  # Excel serial, origin 1899-12-30
+        ("2026-03-05", "2026-03-05"),
+        ("05/03/2026", "2026-03-05"),  # day first, as European spreadsheets write it
+        ("05.03.2026", "2026-03-05"),
+    ],
+)
+def test_dates_are_read_from_every_form_people_use(
+    tmp_path: Path, cell: object, expected: str
+) -> None:
+    valid, rejects = validate_xlsx(tmp_path, waste_row(1, start_date=cell, end_date="2026-03-31"))
+    assert rejects.empty
+    assert valid["start_date"].iloc[0] == pd.Timestamp(expected)
+
+
+@pytest.mark.parametrize(
+    ("cell", "expected"),
+    [(12.5, 12.5), ("12,5", 12.5), ("1.234,5", 1234.5), ("1,234.5", 1234.5), ("1 234", 1234.0)],
+)
+def test_numbers_are_read_with_decimal_commas_and_thousands_separators(
+    tmp_path: Path, cell: object, expected: float
+) -> None:
+    valid, _ = validate_xlsx(tmp_path, waste_row(1, base_quantity=cell))
+    assert valid["base_quantity"].iloc[0] == expected
+
+
+@pytest.mark.parametrize(
+    ("changes", "header", "code", "message_part"),
+    [
+        ({"facility": None}, "Facility", "REQUIRED", "Facility is required"),
+        ({"identification_name": " "}, "Identification name", "REQUIRED", "is required"),
+        ({"base_quantity": "abc"}, "Base quantity", "INVALID_NUMBER", "got 'abc'"),
+        ({"base_quantity": -3}, "Base quantity", "NOT_POSITIVE", "greater than 0, got '-3'"),
+        ({"base_quantity": 0}, "Base quantity", "NOT_POSITIVE", "greater than 0"),
+        ({"start_date": "soon"}, "Start date", "INVALID_DATE", "got 'soon'"),
+        ({"end_date": "2026-02-30"}, "End date", "INVALID_DATE", "got '2026-02-30'"),
+        ({"ler_code": "2001"}, "LER code", "INVALID_LER_CODE", "like 20 01 01; got '2001'"),
+        ({"rd_code": "R99"}, "RD code", "INVALID_RD_CODE", "got 'R99'"),
+        ({"rd_code": None}, "RD code", "REQUIRED", "is required"),
+        ({"unit": "lbs"}, "Unit", "INVALID_UNIT", "got 'lbs'"),
+        ({"client_row_id": "x" * 256}, "Client row id", "TOO_LONG", "this one has 256"),
+        (
+            {"start_date": "2026-03-05", "end_date": "2026-02-28"},
+            "Start date", "DATE_ORDER", "Start date 2026-03-05 is after end date 2026-02-28",
+        ),
+    ],
+)  # fmt: skip
+def test_each_kind_of_bad_cell_is_one_reject_at_its_row_and_column(
+    tmp_path: Path,
+    changes: dict,
+    header: str,
+    code: str,
+    message_part: str,  # type: ignore[type-arg]
+) -> None:
+    valid, rejects = validate_xlsx(tmp_path, waste_row(1), waste_row(2, **changes))
+    reject = only_reject(rejects)
+    assert (reject["file"], reject["sheet"], reject["row"]) == ("w.xlsx", "Jan", 4)
+    assert (reject["column"], reject["code"]) == (header, code)
+    assert message_part in reject["message"]
+    assert valid["_row"].tolist() == [3]
+
+
+def test_a_row_with_two_bad_cells_gives_two_rejects(tmp_path: Path) -> None:
+    valid, rejects = validate_xlsx(tmp_path, waste_row(1, base_quantity=-1, rd_code="X1"))
+    assert sorted(rejects["code"]) == ["INVALID_RD_CODE", "NOT_POSITIVE"]
+    assert valid.empty
+
+
+def test_repeated_client_row_ids_reject_all_but_the_first(tmp_path: Path) -> None:
+    rows = [waste_row(i, client_row_id="A") for i in range(1, 4)]
+    valid, rejects = validate_xlsx(tmp_path, *rows)
+    assert valid["_row"].tolist() == [3]
+    assert rejects["row"].tolist() == [4, 5]
+    assert set(rejects["code"]) == {"DUPLICATE_ROW_ID"}
+    assert "already used by row 3" in rejects["message"].iloc[0]
+
+
+def test_csv_cells_are_parsed_and_default_ids_have_no_sheet(tmp_path: Path) -> None:
+    rows = [WASTE_HEADERS, ["Madrid Warehouse", "A", "01/02/2026", "28/02/2026", "12,5", "t",
+                            "200101", "d1", "", "", ""]]  # fmt: skip
+    path = write_csv(tmp_path / "e.csv", rows, delimiter=";")
+    [batch] = read_source(path, expected_columns=EXPECTED, aliases=INPUT_ALIASES)
+    valid = validate_wastes(batch).valid
+    assert valid["client_row_id"].tolist() == ["e.csv#2"]
+    assert (valid["base_quantity"].iloc[0], valid["unit"].iloc[0]) == (12.5, "t")
+    assert valid["rd_code"].iloc[0] == "D1"
+
+
+def test_the_same_row_content_gives_the_same_hash(tmp_path: Path) -> None:
+    valid, _ = validate_xlsx(
+        tmp_path, waste_row(1, client_row_id="A"), waste_row(1, client_row_id="A2")
+    )
+    other, _ = validate_xlsx(tmp_path, waste_row(1, client_row_id="A"))
+    assert valid["source_hash"].iloc[0] == other["source_hash"].iloc[0]
+    assert valid["source_hash"].iloc[0] != valid["source_hash"].iloc[1]
+
+
+def test_a_batch_without_a_required_column_is_unsupported(tmp_path: Path) -> None:
+    headers = [h for h in WASTE_HEADERS if h != "RD code"]
+    row = [v for h, v in zip(WASTE_HEADERS, waste_row(1), strict=True) if h != "RD code"]
+    path = write_xlsx(tmp_path / "w.xlsx", {"S": [headers, row]})
+    [batch] = read_source(path, expected_columns=EXPECTED, aliases=INPUT_ALIASES)
+    with pytest.raises(UnsupportedSourceError, match="rd_code"):
+        validate_wastes(batch)
+
+
+def test_a_date_column_mixing_real_dates_and_text_reads_both(tmp_path: Path) -> None:
+    valid, rejects = validate_xlsx(
+        tmp_path,
+        waste_row(1),
+        waste_row(2, start_date="02/01/2026"),
+        waste_row(3, start_date=46024),
+    )
+    assert rejects.empty
+    assert valid["start_date"].dt.day.tolist() == [1, 2, 2]
+
+
+def test_a_default_row_id_longer_than_255_characters_is_hashed(tmp_path: Path) -> None:
+    name = "w" * 250 + ".xlsx"
+    path = write_xlsx(tmp_path / name, {"S": [WASTE_HEADERS, waste_row(1), waste_row(2)]})
+    [batch] = read_source(path, expected_columns=EXPECTED, aliases=INPUT_ALIASES)
+    ids = validate_wastes(batch).valid["client_row_id"]
+    assert ids.str.startswith("sha256:").all()
+    assert ids.str.len().max() <= 255
+    assert ids.nunique() == 2
