@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import openpyxl
@@ -33,7 +33,7 @@ class Tenant:
     """An organization of its own, with facilities, a client and a warehouse file."""
 
     organization_id: str
-    api_key: str
+    api_key: str = field(repr=False)
     base_url: str
     ca_file: Path
     warehouse: Warehouse

@@ -1,0 +1,89 @@
+"""SQLite access for the sandbox: one connection per thread, writers serialised by a lock.
+
+Every table's DDL is applied by `Database.migrate()`, with the reference data.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+class _FairLock:
+    """A FIFO lock: writers get the database in arrival order, so a busy worker that releases
+    and re-acquires at once cannot starve request threads (threading.Lock is not fair)."""
+
+    def __init__(self) -> None:
+        self._condition = threading.Condition()
+        self._next_ticket = 0
+        self._serving = 0
+
+    def __enter__(self) -> None:
+        with self._condition:
+            ticket = self._next_ticket
+            self._next_ticket += 1
+            self._condition.wait_for(lambda: self._serving == ticket)
+
+    def __exit__(self, *exc: object) -> None:
+        with self._condition:
+            self._serving += 1
+            self._condition.notify_all()
+
+
+class Database:
+    """A sandbox database file; safe to share between the request threads and the worker."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._write_lock = _FairLock()
+        self._local = threading.local()
+
+    def connect(self) -> sqlite3.Connection:
+        """A new connection (autocommit; use `transaction()` for writes)."""
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA busy_timeout=30000")
+        return conn
+
+    def reader(self) -> sqlite3.Connection:
+        """This thread's connection, for reads outside a transaction."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self.connect()
+            self._local.conn = conn
+        return conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: commits on success, rolls back on error, one writer at a time."""
+        conn = self.reader()
+        with self._write_lock:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    def migrate(self) -> None:
+        """Create or upgrade every table (ours and each extension's) and load reference data."""
+        from emissions_sandbox import extensions
+        from emissions_sandbox.accounts import jwt_secret
+        from emissions_sandbox.reference_data import load_reference_data
+        from emissions_sandbox.schema import SCHEMA_SQL
+
+        conn = self.reader()
+        with self._write_lock:
+            conn.executescript(SCHEMA_SQL)
+            for extension_schema in extensions.schema_sql():
+                conn.executescript(extension_schema)
+        with self.transaction() as tx:
+            load_reference_data(tx)
+            jwt_secret(tx)  # made here, so request threads only ever read it

@@ -1,0 +1,42 @@
+"""The `emissions-sandbox` command line contract."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.sandbox_fixture import SANDBOX_BIN, run_cli
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def test_init_is_idempotent(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    assert run_cli("init", "--db", str(db))["status"] == "ready"
+    assert run_cli("init", "--db", str(db))["status"] == "ready"
+
+
+def test_create_org_prints_credentials_of_its_admin(tmp_path: Path) -> None:
+    out = run_cli("create-org", "--db", str(tmp_path / "s.db"))
+    assert set(out) == {"organization_id", "user_id", "email", "password", "api_key"}
+    assert out["api_key"].startswith("sk_live_")
+
+
+def test_create_facility_prints_the_facility(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.db")
+    org = run_cli("create-org", "--db", db)["organization_id"]
+    facility = run_cli("create-facility", "--db", db, "--org", org, "--name", "Plant")
+    assert (facility["name"], facility["country"], facility["type"]) == ("Plant", "ES", "office")
+
+
+def test_plain_http_is_refused_on_a_non_loopback_host(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [str(SANDBOX_BIN), "serve", "--db", str(tmp_path / "s.db"), "--host", "0.0.0.0", "--http"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "loopback" in done.stderr

@@ -1,0 +1,78 @@
+"""Rate and concurrency limits (interface: Limits, rate-limit rules), on the test routes."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+
+from tests.sandbox_fixture import SandboxServer, create_org
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def _fresh_client(sandbox: SandboxServer) -> httpx.Client:
+    """A client with its own key, so the per-key buckets start empty."""
+    org = create_org(sandbox.db_path, "Limits")
+    return sandbox.client(org)
+
+
+def _burst(client: httpx.Client, count: int) -> list[httpx.Response]:
+    """`count` requests at once, starting at the beginning of a one-second window."""
+    time.sleep(1 - time.time() % 1 + 0.01)
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(lambda _: client.post("/_test/rate-limited"), range(count)))
+
+
+def test_rate_limited_responses_carry_the_rate_limit_headers(sandbox: SandboxServer) -> None:
+    with _fresh_client(sandbox) as client:
+        response = _burst(client, 1)[0]
+    assert response.status_code == 200
+    assert response.headers["X-RateLimit-Limit"] == "30"
+    assert response.headers["X-RateLimit-Remaining"] == "29"
+    assert int(response.headers["X-RateLimit-Reset"]) >= int(time.time())
+    assert response.headers["RateLimit-Policy"] == "30;w=1"
+    assert response.headers["RateLimit"].startswith("limit=30, remaining=29, reset=")
+    assert "Retry-After" not in response.headers
+
+
+def test_requests_over_30_in_a_second_are_429_with_retry_after(sandbox: SandboxServer) -> None:
+    with _fresh_client(sandbox) as client:
+        responses = _burst(client, 40)
+    refused = [r for r in responses if r.status_code == 429]
+    assert refused
+    assert all(r.json() == {"detail": "Rate limit exceeded"} for r in refused)
+    assert all(int(r.headers["Retry-After"]) >= 1 for r in refused)
+    assert all(r.headers["X-RateLimit-Remaining"] == "0" for r in refused)
+
+
+def test_the_allowance_is_restored_after_the_reset(sandbox: SandboxServer) -> None:
+    with _fresh_client(sandbox) as client:
+        refused = [r for r in _burst(client, 40) if r.status_code == 429]
+        time.sleep(int(refused[-1].headers["Retry-After"]))
+        again = client.post("/_test/rate-limited")
+    assert refused
+    assert again.status_code == 200
+
+
+def test_the_eleventh_concurrent_request_is_429_without_rate_limit_headers(
+    sandbox: SandboxServer,
+) -> None:
+    with _fresh_client(sandbox) as client, ThreadPoolExecutor(11) as pool:
+        held = [pool.submit(client.post, "/_test/concurrency-limited?hold=1.5") for _ in range(10)]
+        time.sleep(0.6)
+        extra = client.post("/_test/concurrency-limited")
+        statuses = [f.result().status_code for f in held]
+    assert statuses == [200] * 10
+    assert extra.status_code == 429
+    assert extra.json() == {"detail": "Too many concurrent requests"}
+    assert extra.headers["Retry-After"] == "1"
+    assert not any(h.lower().startswith("x-ratelimit") for h in extra.headers)
+
+
+def test_concurrency_slots_free_up_when_requests_end(sandbox: SandboxServer) -> None:
+    with _fresh_client(sandbox) as client:
+        statuses = [client.post("/_test/concurrency-limited").status_code for _ in range(12)]
+    assert statuses == [200] * 12
