@@ -34,6 +34,8 @@ class WasteLookups:
     facilities: Mapping[str, str]
     waste_efs: Mapping[tuple[str, str], str]
     units: Mapping[str, str]
+    #: The facilities as the service lists them (for the warehouse's ``facilities`` table).
+    facility_rows: tuple[Mapping[str, Any], ...] = ()
 
 
 def facility_map(facilities: Iterable[Mapping[str, Any]]) -> dict[str, str]:
@@ -64,8 +66,10 @@ def fetch_waste_lookups(api: ReferenceApi, *, region: str = "GLO") -> WasteLooku
         (str(row["low_code"]), str(row["rd_code"]).upper()): str(row["id"])
         for row in api.iter_waste_efs(region=region)
     }
+    facilities = tuple(api.iter_facilities())
     return WasteLookups(
-        facilities=facility_map(api.iter_facilities()),
+        facilities=facility_map(facilities),
         waste_efs=waste_efs,
         units=unit_map(api.list_units()),
+        facility_rows=facilities,
     )

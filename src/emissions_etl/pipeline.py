@@ -175,6 +175,7 @@ def load_file(
             uploader = Uploader(api, api.get_json, writer, spec, run_id, clock=clock)
             summary.rows_recovered = uploader.recover()
             lookups = fetch_waste_lookups(api)
+            writer.land_facilities(_facility_frame(lookups))
             all_rejects = [summary.rejects]
             batches = clock.timed("read_validate", iter_validated(path, spec, options))
             for read, valid, rejects in batches:
@@ -183,7 +184,7 @@ def load_file(
                     records, unresolved = _resolve(valid, lookups)
                 batch_rejects = pd.concat([rejects, unresolved], ignore_index=True)
                 with clock.stage("land"):
-                    writer.land_source_rows(run_id, spec.name, _source_rows(records, spec))
+                    writer.land_source_rows(run_id, spec.name, _source_rows(valid, spec))
                     plan = plan_changes(records, writer.mapping(spec.name), spec.key_field)
                 summary.rows_unchanged += plan.unchanged
                 if options.dry_run:
@@ -234,10 +235,14 @@ def _resolve(valid: pd.DataFrame, lookups: WasteLookups) -> tuple[pd.DataFrame, 
     return result.records, result.rejects
 
 
-def _source_rows(records: pd.DataFrame, spec: ResourceSpec) -> pd.DataFrame:
-    return records.rename(columns={spec.key_field: "source_key"}).assign(
-        **{spec.key_field: records[spec.key_field]}
-    )
+def _source_rows(valid: pd.DataFrame, spec: ResourceSpec) -> pd.DataFrame:
+    """Valid rows as the person wrote them (canonical columns), keyed for the warehouse."""
+    return valid.assign(source_key=valid[spec.key_field])
+
+
+def _facility_frame(lookups: WasteLookups) -> pd.DataFrame:
+    rows = [{**row, "facility_id": row["id"]} for row in lookups.facility_rows]
+    return pd.DataFrame(rows, columns=["facility_id", "name", "country", "type", "status"])
 
 
 def _outcome(summary: LoadSummary, options: LoadOptions) -> str:

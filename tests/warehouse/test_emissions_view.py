@@ -136,3 +136,34 @@ def test_a_record_without_mapping_or_source_row_still_shows(warehouse: Warehouse
     assert view["source_key"].tolist() == ["made-in-the-ui"]
     assert view["loaded_at"].notna().all()
     assert view["source_file"].isna().all()
+
+
+def test_facility_names_from_the_service_label_the_emissions_view(warehouse: Warehouse) -> None:
+    import pandas as pd
+
+    with warehouse.writer() as writer:
+        writer.land_facilities(
+            pd.DataFrame([{"facility_id": "f-1", "name": "Madrid Warehouse", "country": "ES"}])
+        )
+        writer.land_remote_records(
+            "wastes",
+            pd.DataFrame(
+                [
+                    {
+                        "remote_id": "r-1",
+                        "source_key": "k",
+                        "activity_date": "2026-01-31",
+                        "co2e_kg": 1.5,
+                        "status": "active",
+                        "facility_id": "f-1",
+                        "payload": "{}",
+                    }
+                ]
+            ),
+        )
+        writer.land_facilities(
+            pd.DataFrame([{"facility_id": "f-1", "name": "Madrid Central", "country": "ES"}])
+        )
+    names = warehouse.query("SELECT facility_name FROM emissions")["facility_name"].tolist()
+    assert names == ["Madrid Central"]
+    assert warehouse.query("SELECT count(*) AS n FROM facilities")["n"][0] == 1

@@ -15,6 +15,7 @@ TABLES = {
     "pending_uploads",
     "rejects",
     "remote_records",
+    "facilities",
 }
 VIEWS = {"emissions", "load_run_summary", "rejects_latest"}
 

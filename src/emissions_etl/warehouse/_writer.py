@@ -203,6 +203,25 @@ class WarehouseWriter:
             "CAST(payload AS JSON) AS payload, now() AS landed_at",
         )
 
+    def land_facilities(self, frame: pd.DataFrame) -> None:
+        """Replace the facilities read from the service (their names label the reports)."""
+        require_columns(frame, ("facility_id", "name"), "land_facilities")
+        if frame.empty:
+            return
+        frame = frame.reindex(columns=["facility_id", "name", "country", "type", "status"])
+        frame = frame.drop_duplicates(subset=["facility_id"], keep="last")
+        with staged(self._con, frame) as name, transaction(self._con):
+            self._con.execute(
+                f"DELETE FROM facilities WHERE facility_id IN "
+                f"(SELECT CAST(facility_id AS VARCHAR) FROM {name})"
+            )
+            self._con.execute(
+                "INSERT INTO facilities BY NAME SELECT "
+                "CAST(facility_id AS VARCHAR) AS facility_id, CAST(name AS VARCHAR) AS name, "
+                "CAST(country AS VARCHAR) AS country, CAST(type AS VARCHAR) AS type, "
+                f"CAST(status AS VARCHAR) AS status, now() AS landed_at FROM {name}"
+            )
+
     def remove_remote_records(self, resource: str, remote_ids: Sequence[str]) -> None:
         """The service no longer holds these records (deleted): drop them from the warehouse."""
         self._delete_keys("remote_records", resource, "remote_id", remote_ids)

@@ -85,3 +85,12 @@ CREATE TABLE IF NOT EXISTS remote_records (
     landed_at         TIMESTAMPTZ NOT NULL
     -- key: (resource, remote_id)
 );
+
+CREATE TABLE IF NOT EXISTS facilities (
+    facility_id VARCHAR NOT NULL,             -- the service's id; key
+    name        VARCHAR,
+    country     VARCHAR,
+    type        VARCHAR,
+    status      VARCHAR,                      -- active | archived
+    landed_at   TIMESTAMPTZ NOT NULL          -- last time a load read it from the service
+);

@@ -18,13 +18,15 @@ SELECT
     s.source_file,
     s.source_sheet,
     s.source_row,
-    json_extract_string(s.payload, '$.facility')        AS facility_name,
+    coalesce(f.name, json_extract_string(s.payload, '$.facility')) AS facility_name,
     r.remote_updated_at
 FROM remote_records AS r
 LEFT JOIN mapping AS m
     ON m.resource = r.resource AND m.remote_id = r.remote_id
 LEFT JOIN source_rows AS s
-    ON s.resource = r.resource AND s.source_key = coalesce(r.source_key, m.source_key);
+    ON s.resource = r.resource AND s.source_key = coalesce(r.source_key, m.source_key)
+LEFT JOIN facilities AS f
+    ON f.facility_id = r.facility_id;
 
 CREATE OR REPLACE VIEW load_run_summary AS
 SELECT
