@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from prefect import task
+from prefect import Task, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
+from prefect.client.schemas.objects import TaskRun
+from prefect.states import State
 
 from emissions_etl.connection import open_client
 from emissions_etl.errors import EmissionsEtlError
@@ -16,7 +19,7 @@ from emissions_etl.reporting import rejects_table, run_markdown
 from emissions_etl.warehouse import Warehouse
 
 
-def _transient_only(task, task_run, state) -> bool:  # type: ignore[no-untyped-def]
+def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) -> bool:
     """Retry a task only when its error says the same call may succeed later."""
     try:
         state.result()

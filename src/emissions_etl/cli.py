@@ -10,14 +10,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
+import pandas as pd
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from emissions_etl import __version__
 from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError, StrictModeError
-from emissions_etl.pipeline import LoadOptions, LoadSummary, load_file, validate_file
+from emissions_etl.pipeline import (
+    LoadOptions,
+    LoadSummary,
+    ProgressCallback,
+    load_file,
+    validate_file,
+)
 from emissions_etl.rejects import write_annotated_workbook, write_rejects_json
 from emissions_etl.resources import resource_spec
 from emissions_etl.settings import Settings
@@ -45,11 +52,11 @@ RejectsOption = Annotated[
 
 def fail(message: str, code: int) -> typer.Exit:
     """Print one line on stderr and return the Exit to raise."""
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
-def write_rejects(source: Path, rejects, target: Path) -> None:  # type: ignore[no-untyped-def]
+def write_rejects(source: Path, rejects: pd.DataFrame, target: Path) -> None:
     """Rejects as JSON, or as an annotated copy of the workbook, by the target's suffix."""
     if target.suffix.lower() == ".xlsx":
         write_annotated_workbook(source, rejects, target)
@@ -115,7 +122,7 @@ def load(
                         warehouse=Warehouse(settings.warehouse),
                         spec=spec,
                         options=options,
-                        progress=lambda _stage, rows, t=task: progress.advance(t, rows),
+                        progress=_advance(progress, task),
                     )
                 )
                 progress.update(
@@ -161,6 +168,13 @@ def version() -> None:
     out.print(__version__)
 
 
+def _advance(progress: Progress, task: TaskID) -> ProgressCallback:
+    def advance(_stage: str, rows: int) -> None:
+        progress.advance(task, rows)
+
+    return advance
+
+
 def _progress() -> Progress:
     return Progress(
         TextColumn("{task.description}"),
@@ -172,7 +186,7 @@ def _progress() -> Progress:
     )
 
 
-def _print_rejects(rejects, limit: int = 20) -> None:  # type: ignore[no-untyped-def]
+def _print_rejects(rejects: pd.DataFrame, limit: int = 20) -> None:
     table = Table("file", "sheet", "row", "column", "value", "code", "message", title="Rejects")
     for row in rejects.head(limit).itertuples(index=False):
         table.add_row(*(str(value) for value in row))

@@ -154,14 +154,14 @@ def print_warehouse_summary(warehouse: Warehouse, console: Console) -> None:
         "FROM load_runs ORDER BY started_at"
     )
     table = Table("file", "outcome", "read", "rejected", "loaded", "co2e kg", title="Load runs")
-    for row in runs.itertuples(index=False):
+    for run in runs.to_dict("records"):
         table.add_row(
-            Path(str(row.source)).name,
-            str(row.outcome),
-            str(row.rows_read),
-            str(row.rows_rejected),
-            str(row.rows_loaded),
-            f"{(row.co2e_kg or 0):,.1f}",
+            Path(str(run["source"])).name,
+            str(run["outcome"]),
+            str(run["rows_read"]),
+            str(run["rows_rejected"]),
+            str(run["rows_loaded"]),
+            f"{run['co2e_kg'] or 0:,.1f}",
         )
     console.print(table)
     by_month = co2e_by_month_and_facility(warehouse)

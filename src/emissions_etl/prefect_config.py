@@ -46,7 +46,8 @@ def _secret_block_value(name: str) -> str | None:
     try:
         from prefect.blocks.system import Secret
 
-        return str(Secret.load(name).get())
+        block: Any = Secret.load(name, _sync=True)  # type: ignore[call-arg]
+        return str(block.get())
     except (ValueError, RuntimeError):
         return None  # no such block, or no Prefect API reachable: the environment must do
 

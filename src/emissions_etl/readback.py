@@ -55,15 +55,18 @@ def remote_frame(items: list[dict], spec: ResourceSpec) -> pd.DataFrame:
     if not items:
         return pd.DataFrame({column: pd.Series(dtype=object) for column in REMOTE_COLUMNS})
     raw = pd.DataFrame.from_records(items)
+    for column in (spec.key_field, "co2e", "status", "facility_id", "updated_at"):
+        if column not in raw.columns:
+            raw[column] = None
     frame = pd.DataFrame(
         {
             "remote_id": raw["id"].astype(str),
-            "source_key": raw.get(spec.key_field),
+            "source_key": raw[spec.key_field],
             "activity_date": pd.to_datetime(raw[spec.activity_date_field]).dt.date,
-            "co2e_kg": pd.to_numeric(raw.get("co2e"), errors="coerce"),
-            "status": raw.get("status"),
-            "facility_id": raw.get("facility_id"),
-            "remote_updated_at": pd.to_datetime(raw.get("updated_at"), utc=True, errors="coerce"),
+            "co2e_kg": pd.to_numeric(raw["co2e"], errors="coerce"),
+            "status": raw["status"],
+            "facility_id": raw["facility_id"],
+            "remote_updated_at": pd.to_datetime(raw["updated_at"], utc=True, errors="coerce"),
             "payload": [json.dumps(item, sort_keys=True) for item in items],
         }
     )

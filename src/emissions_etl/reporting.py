@@ -55,7 +55,10 @@ def rejects_table(summaries: Sequence[LoadSummary]) -> list[dict[str, Any]]:
     if not frames:
         return []
     rejects = pd.concat(frames, ignore_index=True).head(MAX_REJECTS_IN_ARTIFACT)
-    return rejects.fillna("").astype(str).to_dict("records")
+    return [
+        {str(key): value for key, value in row.items()}
+        for row in rejects.fillna("").astype(str).to_dict("records")
+    ]
 
 
 def co2e_by_month_and_facility(warehouse: Warehouse, resource: str = "wastes") -> pd.DataFrame:

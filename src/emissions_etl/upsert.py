@@ -86,7 +86,7 @@ def to_payload(chunk: pd.DataFrame, spec: ResourceSpec) -> list[dict[str, Any]]:
             frame[name] = pd.to_datetime(frame[name]).dt.strftime("%Y-%m-%d")
     frame = frame.astype(object).where(frame.notna(), None)
     return [
-        {key: value for key, value in row.items() if value is not None}
+        {str(key): value for key, value in row.items() if value is not None}
         for row in frame.to_dict("records")
     ]
 
