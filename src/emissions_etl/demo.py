@@ -33,6 +33,7 @@ DEMO_FACILITIES = (
 )
 SANDBOX_START_TIMEOUT = 60.0
 FLOW_TIMEOUT = 900.0
+MAX_REJECTS_SHOWN = 10
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,21 @@ def print_warehouse_summary(warehouse: Warehouse, console: Console) -> None:
             f"{run['co2e_kg'] or 0:,.1f}",
         )
     console.print(table)
+    rejects = warehouse.query(
+        'SELECT file, sheet, "row", "column", value, code, message FROM rejects_latest'
+    )
+    console.print(f"\n[bold]Rejected cells[/]: {len(rejects)} (all in the view rejects_latest)")
+    for reject in rejects.head(MAX_REJECTS_SHOWN).to_dict("records"):
+        sheet = f" sheet {reject['sheet']}" if reject["sheet"] else ""
+        console.print(
+            f"  {reject['file']}{sheet} row {reject['row']}, {reject['column']} "
+            f"= {reject['value']!r} [{reject['code']}] {reject['message']}",
+            soft_wrap=True,
+            highlight=False,
+            markup=False,
+        )
+    if len(rejects) > MAX_REJECTS_SHOWN:
+        console.print(f"  ... and {len(rejects) - MAX_REJECTS_SHOWN} more\n")
     by_month = co2e_by_month_and_facility(warehouse)
     table = Table("month", "facility", "records", "co2e kg", title="co2e by month and facility")
     for row in by_month.itertuples(index=False):

@@ -39,12 +39,12 @@ class WasteLookups:
 
 
 def facility_map(facilities: Iterable[Mapping[str, Any]]) -> dict[str, str]:
-    """Facility id and lower-cased, trimmed name -> id (names are what people type)."""
+    """Facility id and name -> id (names as the service spells them; matching ignores case)."""
     result: dict[str, str] = {}
     for facility in facilities:
         facility_id = str(facility["id"])
         result[facility_id] = facility_id
-        result[str(facility.get("name") or "").strip().lower()] = facility_id
+        result[str(facility.get("name") or "").strip()] = facility_id
     return result
 
 
