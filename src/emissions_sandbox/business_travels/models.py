@@ -48,7 +48,9 @@ class BusinessTravelCreate(BaseModel):
         has_places = self.origin is not None and self.destination is not None
         if self.distance_km is None and not has_places:
             raise ValueError("give either distance_km or both origin and destination")
-        if self.distance_km is not None and (self.origin is not None or self.destination):
+        if self.distance_km is not None and (
+            self.origin is not None or self.destination is not None
+        ):
             raise ValueError("give either distance_km or origin and destination, not both")
         return self
 
