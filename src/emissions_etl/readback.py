@@ -14,20 +14,11 @@ from typing import Any
 import pandas as pd
 
 from emissions_etl.resources import ResourceSpec
+from emissions_etl.warehouse import REMOTE_COLUMNS
 
 PAGE_SIZE = 100
 READ_THREADS = 4
 
-REMOTE_COLUMNS = (
-    "remote_id",
-    "source_key",
-    "activity_date",
-    "co2e_kg",
-    "status",
-    "facility_id",
-    "remote_updated_at",
-    "payload",
-)
 
 
 #: One GET returning a parsed Page wrapper (the client's ``get_json``).

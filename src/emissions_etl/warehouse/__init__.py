@@ -9,6 +9,13 @@ from __future__ import annotations
 from emissions_etl.warehouse._runs import COUNT_COLUMNS, OUTCOMES
 from emissions_etl.warehouse._schema import SCHEMA_VERSION
 from emissions_etl.warehouse._warehouse import Warehouse
-from emissions_etl.warehouse._writer import WarehouseWriter
+from emissions_etl.warehouse._writer import REMOTE_COLUMNS, WarehouseWriter
 
-__all__ = ["COUNT_COLUMNS", "OUTCOMES", "SCHEMA_VERSION", "Warehouse", "WarehouseWriter"]
+__all__ = [
+    "COUNT_COLUMNS",
+    "OUTCOMES",
+    "REMOTE_COLUMNS",
+    "SCHEMA_VERSION",
+    "Warehouse",
+    "WarehouseWriter",
+]

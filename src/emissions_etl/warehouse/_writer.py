@@ -12,6 +12,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from emissions_etl.rejects import REJECT_COLUMNS
 from emissions_etl.warehouse import _runs
 from emissions_etl.warehouse._connection import fetch_frame
 from emissions_etl.warehouse._delete_insert import (
@@ -24,7 +25,7 @@ from emissions_etl.warehouse._delete_insert import (
 
 #: Origin columns of a canonical frame (sources: file, sheet, 1-based row).
 ORIGIN_COLUMNS = ("_file", "_sheet", "_row")
-REJECT_COLUMNS = ("file", "sheet", "row", "column", "value", "code", "message")
+#: What the service holds, as ``land_remote_records`` takes it (``readback`` builds these).
 REMOTE_COLUMNS = (
     "remote_id",
     "source_key",
