@@ -162,6 +162,9 @@ CREATE INDEX IF NOT EXISTS wastes_org ON wastes (organization_id, updated_at);
 CREATE INDEX IF NOT EXISTS wastes_job ON wastes (ingest_job_id);
 CREATE INDEX IF NOT EXISTS wastes_facility ON wastes (facility_id);
 CREATE INDEX IF NOT EXISTS wastes_client_row ON wastes (organization_id, client_row_id);
+-- Pages of one organization's records, whole or per job, without scanning the organization.
+CREATE INDEX IF NOT EXISTS wastes_org_job ON wastes (organization_id, ingest_job_id, created_at);
+CREATE INDEX IF NOT EXISTS wastes_org_created ON wastes (organization_id, created_at);
 
 -- interface: Waste record, custom_ef_record_id is a client_choice calculation config keyed on
 -- the waste, never a field of it.
