@@ -22,7 +22,13 @@ class ReferenceApi(Protocol):
 
     def iter_facilities(self, **filters: Any) -> Iterable[dict[str, Any]]: ...
 
-    def iter_waste_efs(self, **filters: Any) -> Iterable[dict[str, Any]]: ...
+    def iter_waste_efs(
+        self,
+        *,
+        low_code: str | None = None,
+        rd_code: str | None = None,
+        region: str | None = None,
+    ) -> Iterable[dict[str, Any]]: ...
 
     def list_units(self) -> list[dict[str, Any]]: ...
 

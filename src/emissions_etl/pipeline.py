@@ -7,23 +7,23 @@ warehouse says which, with counts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pandas as pd
 
 from emissions_etl.errors import StrictModeError
-from emissions_etl.lookups import WasteLookups, fetch_waste_lookups
+from emissions_etl.lookups import ReferenceApi, WasteLookups, fetch_waste_lookups
 from emissions_etl.rejects import REJECT_COLUMNS, RejectCode
 from emissions_etl.resolution import resolve_wastes
 from emissions_etl.resources import WASTES, ResourceSpec
 from emissions_etl.sources import read_source
 from emissions_etl.stages import StageClock
-from emissions_etl.upsert import Uploader, plan_changes
+from emissions_etl.upsert import BulkApi, Uploader, plan_changes
 from emissions_etl.validation import validate_wastes
-from emissions_etl.warehouse import Warehouse
+from emissions_etl.warehouse import Warehouse, WarehouseWriter
 from emissions_etl_schemas import INPUT_ALIASES, REQUIRED_INPUT_COLUMNS, SCHEMAS
 
 #: Called as work advances: (stage, rows just processed).
@@ -148,10 +148,16 @@ def rejected_rows(rejects: pd.DataFrame) -> int:
     return int(rejects[["file", "sheet", "row"]].drop_duplicates().shape[0])
 
 
+class LoadApi(BulkApi, ReferenceApi, Protocol):
+    """Everything a load asks of the service (``EmissionsClient`` provides it)."""
+
+    def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]: ...
+
+
 def load_file(
     path: Path,
     *,
-    api: Any,
+    api: LoadApi,
     warehouse: Warehouse,
     spec: ResourceSpec = WASTES,
     options: LoadOptions | None = None,
@@ -159,9 +165,9 @@ def load_file(
 ) -> LoadSummary:
     """Load one file into the service and the warehouse; returns what happened to its rows.
 
-    ``api`` is an ``EmissionsClient`` (or anything with its methods). Raises StrictModeError
-    when ``options.strict`` and a row is rejected (nothing is sent then), and the typed
-    errors of the reader, client and warehouse; the run row records the failure either way.
+    Raises StrictModeError when ``options.strict`` and a row is rejected (nothing is sent
+    then, and the rejects are kept), and the typed errors of the reader, client and
+    warehouse; the run row records the failure either way.
     """
     options = options or LoadOptions()
     notify = progress or (lambda stage, rows: None)
@@ -170,36 +176,19 @@ def load_file(
         run_id = writer.start_run(spec.name, str(path), _parameters(path, options))
         summary = LoadSummary(run_id=run_id, resource=spec.name, source=str(path))
         try:
-            if options.strict:
-                _check_strict(path, spec, options)
             uploader = Uploader(api, api.get_json, writer, spec, run_id, clock=clock)
             summary.rows_recovered = uploader.recover()
             lookups = fetch_waste_lookups(api)
             writer.land_facilities(_facility_frame(lookups))
+            if options.strict:
+                _check_strict(path, spec, options, lookups, writer, run_id)
             all_rejects = [summary.rejects]
             batches = clock.timed("read_validate", iter_validated(path, spec, options))
             for read, valid, rejects in batches:
+                all_rejects.append(
+                    _load_batch(valid, rejects, lookups, writer, uploader, summary, clock, options)
+                )
                 summary.rows_read += read
-                with clock.stage("resolve"):
-                    records, unresolved = _resolve(valid, lookups)
-                batch_rejects = pd.concat([rejects, unresolved], ignore_index=True)
-                with clock.stage("land"):
-                    writer.land_source_rows(run_id, spec.name, _source_rows(valid, spec))
-                    plan = plan_changes(records, writer.mapping(spec.name), spec.key_field)
-                summary.rows_unchanged += plan.unchanged
-                if options.dry_run:
-                    result = uploader.validate_remotely(plan.to_send)
-                else:
-                    summary.rows_deleted += uploader.delete_stale(plan.stale)
-                    result = uploader.create(plan.to_send)
-                summary.rows_sent += result.sent
-                summary.rows_loaded += result.loaded
-                summary.rows_failed += result.failed
-                summary.co2e_kg += result.co2e_kg
-                summary.job_ids += [str(job["id"]) for job in result.jobs]
-                batch_rejects = pd.concat([batch_rejects, *result.rejects], ignore_index=True)
-                writer.land_rejects(run_id, spec.name, batch_rejects)
-                all_rejects.append(batch_rejects)
                 notify("load", read)
             summary.rejects = pd.concat(all_rejects, ignore_index=True)
             summary.seconds = dict(clock.seconds)
@@ -221,11 +210,56 @@ def load_file(
     return summary
 
 
-def _check_strict(path: Path, spec: ResourceSpec, options: LoadOptions) -> None:
-    """A validation-only pass, so that strict mode sends nothing when any row is bad."""
-    rejects = validate_file(path, spec=spec, options=options).rejects
-    if not rejects.empty:
-        raise StrictModeError(rejected_rows(rejects))
+def _load_batch(
+    valid: pd.DataFrame,
+    rejects: pd.DataFrame,
+    lookups: WasteLookups,
+    writer: WarehouseWriter,
+    uploader: Uploader,
+    summary: LoadSummary,
+    clock: StageClock,
+    options: LoadOptions,
+) -> pd.DataFrame:
+    """Resolve, diff, send and land one batch; adds to ``summary`` and returns its rejects."""
+    spec = uploader.spec
+    with clock.stage("resolve"):
+        records, unresolved = _resolve(valid, lookups)
+    with clock.stage("land"):
+        writer.land_source_rows(summary.run_id, spec.name, _source_rows(valid, spec))
+        plan = plan_changes(records, writer.mapping(spec.name), spec.key_field)
+    summary.rows_unchanged += plan.unchanged
+    if options.dry_run:
+        result = uploader.validate_remotely(plan.to_send)
+    else:
+        summary.rows_deleted += uploader.delete_stale(plan.stale)
+        result = uploader.create(plan.to_send)
+    summary.rows_sent += result.sent
+    summary.rows_loaded += result.loaded
+    summary.rows_failed += result.failed
+    summary.co2e_kg += result.co2e_kg
+    summary.job_ids += [str(job["id"]) for job in result.jobs]
+    batch_rejects = pd.concat([rejects, unresolved, *result.rejects], ignore_index=True)
+    writer.land_rejects(summary.run_id, spec.name, batch_rejects)
+    return batch_rejects
+
+
+def _check_strict(
+    path: Path,
+    spec: ResourceSpec,
+    options: LoadOptions,
+    lookups: WasteLookups,
+    writer: WarehouseWriter,
+    run_id: str,
+) -> None:
+    """A pass that validates and resolves without sending, so strict mode sends nothing when
+    any row is bad; the rejects it finds are kept for the person who fixes the file."""
+    found = [empty_rejects()]
+    for _read, valid, rejects in iter_validated(path, spec, options):
+        found += [rejects, _resolve(valid, lookups)[1]]
+    all_rejects = pd.concat(found, ignore_index=True)
+    if not all_rejects.empty:
+        writer.land_rejects(run_id, spec.name, all_rejects)
+        raise StrictModeError(rejected_rows(all_rejects))
 
 
 def _resolve(valid: pd.DataFrame, lookups: WasteLookups) -> tuple[pd.DataFrame, pd.DataFrame]:

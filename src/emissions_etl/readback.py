@@ -20,7 +20,6 @@ PAGE_SIZE = 100
 READ_THREADS = 4
 
 
-
 #: One GET returning a parsed Page wrapper (the client's ``get_json``).
 GetJson = Callable[[str, Mapping[str, Any]], dict[str, Any]]
 

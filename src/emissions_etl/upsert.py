@@ -139,10 +139,10 @@ class Uploader:
         clock: StageClock | None = None,
     ) -> None:
         self._clock = clock or StageClock()
+        self.spec = spec
         self._api = api
         self._get_json = get_json
         self._writer = writer
-        self._spec = spec
         self._run_id = run_id
 
     def delete_stale(self, stale: pd.DataFrame) -> int:
@@ -151,35 +151,35 @@ class Uploader:
             return 0
         ids = stale["remote_id"].astype(str).tolist()
         self._delete_remote(ids)
-        self._writer.delete_mapping(self._spec.name, stale["source_key"].tolist())
-        self._writer.remove_remote_records(self._spec.name, ids)
+        self._writer.delete_mapping(self.spec.name, stale["source_key"].tolist())
+        self._writer.remove_remote_records(self.spec.name, ids)
         return len(ids)
 
     def _delete_remote(self, ids: Sequence[str]) -> None:
         """Delete records by id, a chunk per ingest job, each key derived from its ids."""
-        for start in range(0, len(ids), self._spec.chunk_size):
-            part = sorted(ids[start : start + self._spec.chunk_size])
-            key = idempotency_key(self._spec.name, "delete", [{"id": i} for i in part])
+        for start in range(0, len(ids), self.spec.chunk_size):
+            part = sorted(ids[start : start + self.spec.chunk_size])
+            key = idempotency_key(self.spec.name, "delete", [{"id": i} for i in part])
             job = self._api.delete_wastes(part, idempotency_key=key)
             self._api.wait_for_ingest_job(str(job["id"]))
 
     def validate_remotely(self, records: pd.DataFrame) -> UploadResult:
         """``dry_run=true`` for every chunk: the service's verdict, nothing written."""
         result = UploadResult()
-        for chunk in iter_chunks(records, self._spec.chunk_size):
-            payload = to_payload(chunk, self._spec)
-            key = idempotency_key(self._spec.name, "dry-run", payload)
+        for chunk in iter_chunks(records, self.spec.chunk_size):
+            payload = to_payload(chunk, self.spec)
+            key = idempotency_key(self.spec.name, "dry-run", payload)
             try:
                 self._api.create_wastes(payload, idempotency_key=key, dry_run=True)
             except ValidationFailedError as error:
-                result.rejects.append(service_rejects(chunk, error, self._spec))
+                result.rejects.append(service_rejects(chunk, error, self.spec))
         return result
 
     def create(self, records: pd.DataFrame) -> UploadResult:
         """Create ``records`` chunk by chunk, then follow every job and land what it made."""
         result = UploadResult()
         accepted: list[tuple[str, pd.DataFrame, dict[str, Any]]] = []
-        for chunk in iter_chunks(records, self._spec.chunk_size):
+        for chunk in iter_chunks(records, self.spec.chunk_size):
             with self._clock.stage("upload"):
                 accepted.extend(self._send_chunk(chunk, result))
         for key, chunk, job in accepted:
@@ -195,17 +195,17 @@ class Uploader:
     ) -> list[tuple[str, pd.DataFrame, dict[str, Any]]]:
         """POST one chunk; on a whole-request 422, reject the named rows and send the rest."""
         while not chunk.empty:
-            payload = to_payload(chunk, self._spec)
-            key = idempotency_key(self._spec.name, "create", payload)
-            pending = chunk[[self._spec.key_field, "source_hash"]].rename(
-                columns={self._spec.key_field: "source_key"}
+            payload = to_payload(chunk, self.spec)
+            key = idempotency_key(self.spec.name, "create", payload)
+            pending = chunk[[self.spec.key_field, "source_hash"]].rename(
+                columns={self.spec.key_field: "source_key"}
             )
-            self._writer.add_pending(self._spec.name, self._run_id, key, pending)
+            self._writer.add_pending(self.spec.name, self._run_id, key, pending)
             try:
                 job = self._api.create_wastes(payload, idempotency_key=key)
             except ValidationFailedError as error:
-                self._writer.clear_pending(self._spec.name, key)
-                rejected = service_rejects(chunk, error, self._spec)
+                self._writer.clear_pending(self.spec.name, key)
+                rejected = service_rejects(chunk, error, self.spec)
                 if rejected.empty:
                     raise  # the service refused the request for a reason no row explains
                 result.rejects.append(rejected)
@@ -222,15 +222,15 @@ class Uploader:
     ) -> None:
         """Map the job's records back to source rows, land them, and clear the pending mark."""
         items = list(iter_all_items(self._get_json, "/v2/wastes", {"ingest_job_id": job["id"]}))
-        remote = remote_frame(items, self._spec)
-        hashes = chunk[[self._spec.key_field, "source_hash"]].rename(
-            columns={self._spec.key_field: "source_key"}
+        remote = remote_frame(items, self.spec)
+        hashes = chunk[[self.spec.key_field, "source_hash"]].rename(
+            columns={self.spec.key_field: "source_key"}
         )
         mapping = remote[["source_key", "remote_id"]].merge(hashes, on="source_key", how="inner")
         mapping["ingest_job_id"] = str(job["id"])
-        self._writer.upsert_mapping(self._spec.name, mapping)
-        self._writer.land_remote_records(self._spec.name, remote)
-        self._writer.clear_pending(self._spec.name, key)
+        self._writer.upsert_mapping(self.spec.name, mapping)
+        self._writer.land_remote_records(self.spec.name, remote)
+        self._writer.clear_pending(self.spec.name, key)
         result.loaded += len(mapping)
         result.failed += int((remote["status"] == "error").sum())
         result.co2e_kg += float(remote["co2e_kg"].fillna(0).sum())
@@ -244,7 +244,7 @@ class Uploader:
         row somehow exist twice, the newest record is kept and the others are deleted.
         Returns how many records were adopted.
         """
-        pending = self._writer.pending(self._spec.name)
+        pending = self._writer.pending(self.spec.name)
         if pending.empty:
             return 0
         latest = pending.sort_values("created_at").drop_duplicates("source_key", keep="last")
@@ -252,8 +252,8 @@ class Uploader:
         items: list[dict[str, Any]] = []
         for start in range(0, len(keys), RECOVERY_KEYS_PER_REQUEST):
             part = keys[start : start + RECOVERY_KEYS_PER_REQUEST]
-            items.extend(iter_all_items(self._get_json, "/v2/wastes", {self._spec.key_field: part}))
-        remote = remote_frame(items, self._spec).sort_values("remote_updated_at", kind="stable")
+            items.extend(iter_all_items(self._get_json, "/v2/wastes", {self.spec.key_field: part}))
+        remote = remote_frame(items, self.spec).sort_values("remote_updated_at", kind="stable")
         keep = remote.drop_duplicates("source_key", keep="last")
         duplicates = remote.loc[~remote["remote_id"].isin(keep["remote_id"]), "remote_id"].tolist()
         self._delete_remote(duplicates)
@@ -263,8 +263,8 @@ class Uploader:
         mapping = adopted[["source_key", "remote_id", "ingest_job_id"]].merge(
             latest[["source_key", "source_hash"]], on="source_key", how="inner"
         )
-        self._writer.upsert_mapping(self._spec.name, mapping)
-        self._writer.land_remote_records(self._spec.name, keep)
+        self._writer.upsert_mapping(self.spec.name, mapping)
+        self._writer.land_remote_records(self.spec.name, keep)
         for key in pending["idempotency_key"].unique():
-            self._writer.clear_pending(self._spec.name, str(key))
+            self._writer.clear_pending(self.spec.name, str(key))
         return len(mapping)

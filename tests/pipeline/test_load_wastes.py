@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from emissions_etl.errors import StrictModeError
 from emissions_etl.pipeline import LoadOptions, load_file
 
 from .tenancy import Tenant, waste_row, write_wastes_xlsx
@@ -76,3 +79,28 @@ def test_an_unknown_facility_is_rejected_at_its_row_and_column(tenant: Tenant) -
     assert reject["code"] == "UNKNOWN_FACILITY"
     stored = tenant.warehouse.query("SELECT row, code FROM rejects")
     assert stored.to_dict("records") == [{"row": 5, "code": "UNKNOWN_FACILITY"}]
+
+
+def test_strict_mode_sends_nothing_when_a_row_is_rejected_and_keeps_the_rejects(
+    tenant: Tenant,
+) -> None:
+    rows = [waste_row(1), waste_row(2, facility="Nowhere"), waste_row(3)]
+    path = write_wastes_xlsx(tenant.workdir / "wastes.xlsx", rows)
+
+    with pytest.raises(StrictModeError):
+        _load(tenant, path, strict=True)
+
+    assert _remote_wastes(tenant) == []
+    runs = tenant.warehouse.query("SELECT outcome FROM load_runs")
+    assert runs["outcome"].tolist() == ["failed"]
+    stored = tenant.warehouse.query("SELECT row, code FROM rejects")
+    assert stored.to_dict("records") == [{"row": 5, "code": "UNKNOWN_FACILITY"}]
+
+
+def test_a_dry_run_writes_nothing_to_the_service(tenant: Tenant) -> None:
+    path = write_wastes_xlsx(tenant.workdir / "wastes.xlsx", [waste_row(n) for n in range(4)])
+
+    summary = _load(tenant, path, dry_run=True)
+
+    assert (summary.outcome, summary.rows_loaded, summary.rows_rejected) == ("dry_run", 0, 0)
+    assert _remote_wastes(tenant) == []
