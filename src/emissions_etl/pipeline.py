@@ -226,7 +226,8 @@ def _load_batch(
         records, unresolved = _resolve(valid, lookups)
     with clock.stage("land"):
         writer.land_source_rows(summary.run_id, spec.name, _source_rows(valid, spec))
-        plan = plan_changes(records, writer.mapping(spec.name), spec.key_field)
+        known = writer.mapping(spec.name, records[spec.key_field].tolist())
+        plan = plan_changes(records, known, spec.key_field)
     summary.rows_unchanged += plan.unchanged
     if options.dry_run:
         result = uploader.validate_remotely(plan.to_send)

@@ -125,3 +125,19 @@ def test_pending_marks_survive_a_closed_writer(warehouse: Warehouse) -> None:
         pending = writer.pending("wastes")
 
     assert pending["idempotency_key"].tolist() == ["key-a"]
+
+
+def test_mapping_can_be_limited_to_the_keys_of_a_batch(warehouse: Warehouse) -> None:
+    frame = pd.DataFrame(
+        {
+            "source_key": ["a", "b", "c"],
+            "remote_id": ["r1", "r2", "r3"],
+            "source_hash": ["h1", "h2", "h3"],
+            "ingest_job_id": ["j", "j", "j"],
+        }
+    )
+    with warehouse.writer() as writer:
+        writer.upsert_mapping("wastes", frame)
+        found = writer.mapping("wastes", ["c", "a", "zz", "a"])
+    assert found["source_key"].tolist() == ["a", "c"]
+    assert found["remote_id"].tolist() == ["r1", "r3"]

@@ -22,6 +22,8 @@ from emissions_etl.errors import WarehouseError
 CONNECT_ATTEMPTS = 5
 CONNECT_PAUSE_SECONDS = 0.4
 
+#: DuckDB's buffer cap for our connections (it defaults to 80 % of the machine's memory).
+MEMORY_LIMIT = "256MB"
 _HOLDER = re.compile(r"held in (?P<exe>\S+) \(PID (?P<pid>\d+)\)")
 
 
@@ -54,6 +56,8 @@ def connect(
             raise WarehouseError(f"{path}: cannot open ({first_line(error)})") from error
         else:
             con.execute("SET TimeZone = 'UTC'")
+            # A load streams batches; DuckDB need not cache the whole file in memory for it.
+            con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
             return con
     raise AssertionError("unreachable")  # the loop returns or raises
 

@@ -114,15 +114,31 @@ class WarehouseWriter:
 
     # -- source key -> remote id -------------------------------------------------------------
 
-    def mapping(self, resource: str) -> pd.DataFrame:
-        """source_key, remote_id, source_hash, ingest_job_id, loaded_at of ``resource``."""
-        return fetch_frame(
-            self._con.execute(
-                "SELECT source_key, remote_id, source_hash, ingest_job_id, loaded_at "
-                "FROM remote_ids WHERE resource = ? ORDER BY source_key",
-                [resource],
+    def mapping(self, resource: str, source_keys: Sequence[str] | None = None) -> pd.DataFrame:
+        """source_key, remote_id, source_hash, ingest_job_id, loaded_at of ``resource``.
+
+        With ``source_keys``, only those keys: a batch looks up its own rows, so memory follows
+        the batch, not everything ever loaded.
+        """
+        columns = "m.source_key, m.remote_id, m.source_hash, m.ingest_job_id, m.loaded_at"
+        if source_keys is None:
+            return fetch_frame(
+                self._con.execute(
+                    f"SELECT {columns} FROM remote_ids AS m WHERE m.resource = ? "
+                    "ORDER BY m.source_key",
+                    [resource],
+                )
             )
-        )
+        keys = pd.DataFrame({"source_key": pd.Series(list(source_keys), dtype="string")})
+        with staged(self._con, keys) as name:
+            return fetch_frame(
+                self._con.execute(
+                    f"SELECT {columns} FROM remote_ids AS m "
+                    f"JOIN (SELECT DISTINCT source_key FROM {name}) AS k USING (source_key) "
+                    "WHERE m.resource = ? ORDER BY m.source_key",
+                    [resource],
+                )
+            )
 
     def upsert_mapping(self, resource: str, frame: pd.DataFrame) -> None:
         """Upsert source_key -> remote_id (+ source_hash, ingest_job_id); last duplicate wins."""
