@@ -65,8 +65,8 @@ def test_load_without_settings_exits_2_naming_what_is_missing(tmp_path: Path) ->
 
 
 def test_load_reports_rejected_rows_with_exit_1_and_never_prints_the_key(tenant: Tenant) -> None:
-    rows = [waste_row(1), waste_row(2, facility="Nowhere")]
-    path = write_wastes_xlsx(tenant.workdir / "w.xlsx", rows)
+    path = write_wastes_xlsx(tenant.workdir / "w.xlsx", [waste_row(1), waste_row(2, facility="X")])
+    other = write_wastes_xlsx(tenant.workdir / "v.xlsx", [waste_row(3, quantity=0)])
     env = {
         **os.environ,
         "EMISSIONS_API_URL": tenant.base_url,
@@ -75,8 +75,12 @@ def test_load_reports_rejected_rows_with_exit_1_and_never_prints_the_key(tenant:
         "EMISSIONS_CA_FILE": str(tenant.ca_file),
         "EMISSIONS_WAREHOUSE": str(tenant.workdir / "w.duckdb"),
     }
-    done = run("load", str(path), "--rejects", str(tenant.workdir / "r.json"), env=env)
+    done = run("load", str(path), str(other), "--rejects", str(tenant.workdir / "r.json"), env=env)
     assert done.returncode == 1, done.stderr
     assert "partial" in done.stdout
     assert tenant.api_key not in done.stdout + done.stderr
-    assert json.loads((tenant.workdir / "r.json").read_text())[0]["code"] == "UNKNOWN_FACILITY"
+    rejects = json.loads((tenant.workdir / "r.json").read_text())
+    assert [(r["file"], r["code"]) for r in rejects] == [  # sorted by file, sheet, row
+        ("v.xlsx", "NOT_POSITIVE"),
+        ("w.xlsx", "UNKNOWN_FACILITY"),
+    ]

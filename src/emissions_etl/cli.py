@@ -135,11 +135,23 @@ def load(
     except EmissionsEtlError as error:
         raise fail(str(error), EXIT_FAILED) from None
     _print_summaries(summaries)
-    all_rejects = [s for s in summaries if not s.rejects.empty]
-    if rejects and all_rejects:
-        write_rejects(Path(all_rejects[0].source), all_rejects[0].rejects, rejects)
-    if all_rejects:
+    with_rejects = [s for s in summaries if not s.rejects.empty]
+    if rejects and with_rejects:
+        _write_load_rejects(with_rejects, rejects)
+    if with_rejects:
         raise typer.Exit(EXIT_REJECTS)
+
+
+def _write_load_rejects(summaries: list[LoadSummary], target: Path) -> None:
+    """One JSON file for every file's rejects; an annotated workbook per file for ``.xlsx``."""
+    if target.suffix.lower() != ".xlsx":
+        write_rejects_json(pd.concat([s.rejects for s in summaries], ignore_index=True), target)
+        out.print(f"rejects written to {target}")
+        return
+    for summary in summaries:
+        source = Path(summary.source)
+        one = target if len(summaries) == 1 else target.with_stem(f"{target.stem}-{source.stem}")
+        write_rejects(source, summary.rejects, one)
 
 
 @app.command()
