@@ -1,27 +1,43 @@
-"""The interface's Page wrapper: `items, total, page, size, pages` (interface: Page wrappers)."""
+"""Paging of every list: the `page` and `size` query parameters and one SELECT of a page.
+
+Two wire forms (interface: Page wrappers): the Page `{items, total, page, size, pages}`, and
+the logistics pages without `pages` (facts §4.4, §4.5). Lists default to 50 records a page;
+the logistics lists to 10 (interface: Limits; facts §4.4, §4.5, §9.3).
+"""
 
 from __future__ import annotations
 
 import math
 import sqlite3
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import Query
 
 MAX_PAGE_SIZE = 100  # interface: Limits, page size max 100
+MAX_PAGE = 1_000_000  # bounds the OFFSET: a larger page number would overflow SQLite's integer
+
+PageNumber = Annotated[int, Query(ge=1, le=MAX_PAGE)]
+PageSize = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)]
 
 
 class PageParams:
     """`page` (default 1) and `size` (default 50, at most 100) query parameters."""
 
-    def __init__(
-        self,
-        page: int = Query(1, ge=1, le=1_000_000),
-        size: int = Query(50, ge=1, le=MAX_PAGE_SIZE),
-    ) -> None:
+    def __init__(self, page: PageNumber = 1, size: PageSize = 50) -> None:
         self.page = page
         self.size = size
+
+    @property
+    def offset(self) -> int:
+        return (self.page - 1) * self.size
+
+
+class SmallPageParams(PageParams):
+    """The logistics lists' paging: `size` defaults to 10."""
+
+    def __init__(self, page: PageNumber = 1, size: PageSize = 10) -> None:
+        super().__init__(page, size)
 
 
 def select_page(
@@ -30,24 +46,29 @@ def select_page(
     table: str,
     where: Sequence[str],
     params: Sequence[Any],
-    order_by: str,
     paging: PageParams,
     to_wire: Callable[[sqlite3.Row], dict[str, Any]],
     columns: str = "*",
+    order_by: str = "created_at, id",
+    with_pages: bool = True,
 ) -> dict[str, Any]:
+    """A page of `SELECT columns FROM table WHERE ...`; `with_pages=False` for the logistics
+    form, which has no `pages`."""
     clause = " WHERE " + " AND ".join(where) if where else ""
-    total = conn.execute(f"SELECT COUNT(*) FROM {table}{clause}", params).fetchone()[0]
+    total = int(conn.execute(f"SELECT COUNT(*) FROM {table}{clause}", params).fetchone()[0])
     rows = conn.execute(
         f"SELECT {columns} FROM {table}{clause} ORDER BY {order_by} LIMIT ? OFFSET ?",
-        [*params, paging.size, (paging.page - 1) * paging.size],
+        [*params, paging.size, paging.offset],
     ).fetchall()
-    return {
-        "items": [to_wire(r) for r in rows],
+    page: dict[str, Any] = {
+        "items": [to_wire(row) for row in rows],
         "total": total,
         "page": paging.page,
         "size": paging.size,
-        "pages": math.ceil(total / paging.size),
     }
+    if with_pages:
+        page["pages"] = math.ceil(total / paging.size)
+    return page
 
 
 def in_clause(column: str, values: Sequence[Any]) -> str:

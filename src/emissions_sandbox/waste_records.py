@@ -17,8 +17,8 @@ from emissions_sandbox.reference_data import KILOGRAMS_ID
 MAX_RECORDS = 5000  # interface: Limits, records per request
 
 
-class WasteRecord(BaseModel):
-    """One record of POST /v2/wastes (interface: Waste record; facts §1.1 for the other fields)."""
+class WasteFields(BaseModel):
+    """The fields a waste has in v1 and v2 alike (interface: Waste record; facts §1.1)."""
 
     model_config = ConfigDict(extra="forbid")
     facility_id: UUID
@@ -28,10 +28,15 @@ class WasteRecord(BaseModel):
     base_quantity: float = Field(gt=0)
     unit_id: UUID = UUID(KILOGRAMS_ID)
     waste_efs_id: UUID | None = None
-    custom_ef_record_id: UUID | None = None
     description: str = ""
     destination: str = ""
     total_km_to_waste_center: float | None = Field(None, ge=0)
+
+
+class WasteRecord(WasteFields):
+    """One record of POST /v2/wastes: v2 names the custom factor `custom_ef_record_id`."""
+
+    custom_ef_record_id: UUID | None = None
     client_row_id: str | None = Field(None, max_length=255)
 
 

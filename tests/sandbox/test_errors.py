@@ -58,3 +58,16 @@ def test_v2_query_validation_errors_list_field_and_code(sandbox: SandboxServer) 
     assert body["errors"][0]["index"] is None
     assert body["errors"][0]["field"] == "size"
     assert set(body["errors"][0]) == {"index", "field", "code", "message"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/v2/webhook-endpoints", "/v2/ingest-jobs", "/v1/facilities", "/v1/logistics/requests"],
+)
+def test_a_page_beyond_the_bound_is_a_422_not_a_server_error(
+    sandbox: SandboxServer, path: str
+) -> None:
+    """Found by schemathesis: page 2**80 overflowed SQLite's OFFSET on the webhook list (500)."""
+    with sandbox.client() as client:
+        response = client.get(path, params={"page": 2**80})
+    assert response.status_code == 422

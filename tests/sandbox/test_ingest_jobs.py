@@ -15,17 +15,6 @@ from .waste_requests import LITERS_ID, new_facility, post_wastes, record, wait_f
 pytestmark = pytest.mark.timeout(60)
 
 
-@pytest.fixture(scope="module")
-def client(sandbox: SandboxServer) -> httpx.Client:
-    with sandbox.client() as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def facility(client: httpx.Client) -> str:
-    return new_facility(client)
-
-
 def test_a_job_is_processing_then_completed(slow_sandbox: SandboxServer) -> None:
     with slow_sandbox.client() as client:
         facility = new_facility(client)

@@ -14,12 +14,6 @@ from .waste_requests import new_facility, record, waste_ef_id
 pytestmark = pytest.mark.timeout(60)
 
 
-@pytest.fixture(scope="module")
-def client(sandbox: SandboxServer) -> httpx.Client:
-    with sandbox.client() as c:
-        yield c
-
-
 def test_create_is_201_calculated_and_deprecated(
     sandbox: SandboxServer, client: httpx.Client
 ) -> None:

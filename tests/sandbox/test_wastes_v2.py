@@ -22,22 +22,6 @@ from .waste_requests import (
 pytestmark = pytest.mark.timeout(60)
 
 
-@pytest.fixture(scope="module")
-def client(sandbox: SandboxServer) -> httpx.Client:
-    with sandbox.client() as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def facility(client: httpx.Client) -> str:
-    return new_facility(client)
-
-
-@pytest.fixture(scope="module")
-def paper_r3(client: httpx.Client) -> str:
-    return waste_ef_id(client, "200101", "R3")
-
-
 def _waste_count(sandbox: SandboxServer) -> int:
     with sqlite3.connect(sandbox.db_path) as conn:
         return int(conn.execute("SELECT COUNT(*) FROM wastes").fetchone()[0])

@@ -7,27 +7,9 @@ import uuid
 import httpx
 import pytest
 
-from tests.sandbox_fixture import SandboxServer
-
-from .waste_requests import new_facility, post_wastes, record, wait_finished, waste_ef_id
+from .waste_requests import post_wastes, record, wait_finished
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture(scope="module")
-def client(sandbox: SandboxServer) -> httpx.Client:
-    with sandbox.client() as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def facility(client: httpx.Client) -> str:
-    return new_facility(client)
-
-
-@pytest.fixture(scope="module")
-def paper_r3(client: httpx.Client) -> str:
-    return waste_ef_id(client, "200101", "R3")
 
 
 def test_delete_is_an_ingest_job_that_removes_the_wastes(

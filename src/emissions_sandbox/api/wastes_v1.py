@@ -3,18 +3,16 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 from uuid import UUID
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from emissions_sandbox.auth import Principal, require_api_key_or_jwt
 from emissions_sandbox.errors import ServiceError
-from emissions_sandbox.reference_data import KILOGRAMS_ID
 from emissions_sandbox.waste_calculation import FactorCache, calculate_waste
-from emissions_sandbox.waste_records import WasteRecord, business_errors
+from emissions_sandbox.waste_records import WasteFields, WasteRecord, business_errors
 from emissions_sandbox.waste_store import WASTE_COLUMNS, WASTE_TABLE, insert_wastes, waste_to_wire
 from emissions_sandbox.wire_models import V1_RESPONSES
 
@@ -22,19 +20,10 @@ router = APIRouter(tags=["wastes v1 (deprecated)"], responses=V1_RESPONSES)
 DEPRECATION = "@1791158400"  # 2026-10-05T00:00:00Z, the changelog's deprecation date
 
 
-class WasteCreateV1(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    facility_id: UUID
-    identification_name: str = Field(min_length=1, max_length=255)
-    start_date: date
-    end_date: date
-    base_quantity: float = Field(gt=0)
-    unit_id: UUID = UUID(KILOGRAMS_ID)
-    waste_efs_id: UUID | None = None
+class WasteCreateV1(WasteFields):
+    """The body of POST /v1/wastes: v1 names the custom factor `custom_emission_factor_id`."""
+
     custom_emission_factor_id: UUID | None = None
-    description: str = ""
-    destination: str = ""
-    total_km_to_waste_center: float | None = Field(None, ge=0)
 
 
 class WasteBulkDeleteV1(BaseModel):

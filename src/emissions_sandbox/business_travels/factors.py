@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from emissions_sandbox.business_travels.gazetteer import find_place
+from emissions_sandbox.gazetteer import find_place
 
 FACTORS_CSV = Path(__file__).resolve().parent.parent / "data" / "business_travel_factors.csv"
 KEY_COLUMNS = ("transport_type", "vehicle_size", "fuel_type", "flight_type", "cabin_class")

@@ -3,8 +3,8 @@ mode's feasibility between the places (interface: Business travels, rule 4) and 
 
 from __future__ import annotations
 
-from emissions_sandbox.business_travels.gazetteer import Place, find_place, great_circle_km
 from emissions_sandbox.errors import ServiceError
+from emissions_sandbox.gazetteer import Place, find_place, great_circle_km
 
 FLIGHT_UPLIFT = 1.08  # DESNZ methodology: +8 % on great-circle distance for flights
 SURFACE_MODES = ("car", "motorbike", "bus", "train", "metro", "trolleybus")

@@ -7,6 +7,7 @@ import sqlite3
 import uuid
 from typing import Any
 
+from emissions_sandbox import records
 from emissions_sandbox.clock import utc_now
 
 DEFAULT_MAX_RECORDS = 10_000  # interface: Limits, "a maximum exists; its value: not shown"
@@ -88,10 +89,7 @@ def insert_travel(
 def get_travel(
     conn: sqlite3.Connection, organization_id: str, travel_id: str
 ) -> sqlite3.Row | None:
-    return conn.execute(
-        "SELECT * FROM business_travels WHERE id = ? AND organization_id = ?",
-        (travel_id, organization_id),
-    ).fetchone()
+    return records.get_owned(conn, "business_travels", travel_id, organization_id)
 
 
 def replace_fields(conn: sqlite3.Connection, travel_id: str, fields: dict[str, Any]) -> None:

@@ -8,6 +8,7 @@ import sqlite3
 import uuid
 from typing import Any
 
+from emissions_sandbox import records
 from emissions_sandbox.clock import utc_now
 
 SCHEMA_SQL = """
@@ -78,11 +79,8 @@ def employee_json(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
 def insert_employee(
     conn: sqlite3.Connection, organization_id: str, user_id: str, fields: dict[str, Any]
 ) -> sqlite3.Row:
-    employee_id, now = str(uuid.uuid4()), utc_now()
-    conn.execute(
-        "INSERT INTO employees (id, organization_id, created_by, name, email, situation, status, "
-        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (employee_id, organization_id, user_id, *(fields[k] for k in EMPLOYEE_FIELDS), now, now),
+    employee_id = records.insert_owned(
+        conn, "employees", organization_id, user_id, EMPLOYEE_FIELDS, fields
     )
     return get_employee(conn, organization_id, employee_id)  # type: ignore[return-value]
 
@@ -90,18 +88,11 @@ def insert_employee(
 def get_employee(
     conn: sqlite3.Connection, organization_id: str, employee_id: str
 ) -> sqlite3.Row | None:
-    return conn.execute(
-        "SELECT * FROM employees WHERE id = ? AND organization_id = ?",
-        (employee_id, organization_id),
-    ).fetchone()
+    return records.get_owned(conn, "employees", employee_id, organization_id)
 
 
 def update_employee(conn: sqlite3.Connection, employee_id: str, changes: dict[str, Any]) -> None:
-    changes = {**changes, "updated_at": utc_now()}
-    assignments = ", ".join(f"{column} = ?" for column in changes)
-    conn.execute(
-        f"UPDATE employees SET {assignments} WHERE id = ?", (*changes.values(), employee_id)
-    )
+    records.update_columns(conn, "employees", employee_id, changes)
 
 
 def delete_employee(conn: sqlite3.Connection, employee_id: str) -> None:

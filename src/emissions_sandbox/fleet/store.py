@@ -6,10 +6,9 @@ Reference lists (fuels, unknown vehicles) live in data/ CSV files, not in tables
 from __future__ import annotations
 
 import sqlite3
-import uuid
 from typing import Any
 
-from emissions_sandbox.clock import utc_now
+from emissions_sandbox import records
 from emissions_sandbox.errors import ServiceError
 from emissions_sandbox.fleet.reference import KM_UNIT, units
 
@@ -79,34 +78,17 @@ def vehicle_not_found(vehicle_id: str) -> ServiceError:
 
 def owned_vehicle(conn: sqlite3.Connection, vehicle_id: str, organization_id: str) -> Any:
     """The vehicle, if it belongs to the organization; else 404 (interface: rule 1)."""
-    row = conn.execute(
-        "SELECT * FROM vehicles WHERE id = ? AND organization_id = ?",
-        (vehicle_id, organization_id),
-    ).fetchone()
-    if row is None:
-        raise vehicle_not_found(vehicle_id)
-    return row
+    return records.owned_or_404(conn, "vehicles", vehicle_id, organization_id, vehicle_not_found)
 
 
 def insert_vehicle(
     conn: sqlite3.Connection, organization_id: str, user_id: str, fields: dict[str, Any]
 ) -> str:
-    vehicle_id = str(uuid.uuid4())
-    now = utc_now()
-    conn.execute(
-        f"""INSERT INTO vehicles (id, organization_id, created_by, {", ".join(VEHICLE_FIELDS)},
-        created_at, updated_at) VALUES ({", ".join("?" * (len(VEHICLE_FIELDS) + 5))})""",
-        [vehicle_id, organization_id, user_id, *(fields[f] for f in VEHICLE_FIELDS), now, now],
-    )
-    return vehicle_id
+    return records.insert_owned(conn, "vehicles", organization_id, user_id, VEHICLE_FIELDS, fields)
 
 
 def update_vehicle(conn: sqlite3.Connection, vehicle_id: str, changes: dict[str, Any]) -> None:
-    assignments = "".join(f"{column} = ?, " for column in changes)
-    conn.execute(
-        f"UPDATE vehicles SET {assignments}updated_at = ? WHERE id = ?",
-        [*changes.values(), utc_now(), vehicle_id],
-    )
+    records.update_columns(conn, "vehicles", vehicle_id, changes)
 
 
 def vehicle_to_wire(row: Any) -> dict[str, Any]:

@@ -9,15 +9,14 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
+from emissions_sandbox import gazetteer
 from emissions_sandbox.api.facilities import FacilityCreate, insert_facility
 from emissions_sandbox.auth import Principal, require_api_key
 from emissions_sandbox.clock import utc_now
 from emissions_sandbox.errors import ServiceError
-from emissions_sandbox.logistics import reference
 from emissions_sandbox.logistics.hub_models import Hub, HubCreate, HubPage, HubType, HubUpdate
 from emissions_sandbox.logistics.models import ValidationProblem
-from emissions_sandbox.logistics.paging import SmallPageParams, fetch_page
-from emissions_sandbox.pagination import in_clause
+from emissions_sandbox.pagination import SmallPageParams, in_clause, select_page
 from emissions_sandbox.wire_models import V1_RESPONSES, V1Error
 
 router = APIRouter(prefix="/v1/logistic-hubs", tags=["logistic hubs"], responses=V1_RESPONSES)
@@ -77,7 +76,7 @@ def create_hub(body: HubCreate, request: Request, principal: Principal = Caller)
         if body.type == "owned" and body.facility_id is not None:
             facility_id = str(_facility(conn, body.facility_id, principal)["id"])
         country = body.country or (
-            reference.country_of_address(body.address) if body.address else None
+            gazetteer.country_of_address(body.address) if body.address else None
         )
         hub_id, now = str(uuid.uuid4()), utc_now()
         conn.execute(
@@ -113,18 +112,10 @@ def list_hubs(
     if status:
         where.append(in_clause("h.status", status))
         params.extend(status)
-    items, total = fetch_page(
+    return select_page(
         request.app.state.db.reader(), table="logistic_hubs h", where=where, params=params,
         paging=paging, to_wire=hub_to_wire, columns=_COLUMNS, order_by="h.created_at, h.id",
     )  # fmt: skip
-    pages = -(-total // paging.size)
-    return {
-        "items": items,
-        "total": total,
-        "page": paging.page,
-        "size": paging.size,
-        "pages": pages,
-    }
 
 
 @router.get("/{hub_id}", response_model=Hub, operation_id="get_logistic_hub")
@@ -178,7 +169,7 @@ def _facility_for_owned_hub(
     address = changes.get("address") or hub["address"]
     country = changes.get("country") or hub["country"]
     if address and not country:
-        country = reference.country_of_address(address)
+        country = gazetteer.country_of_address(address)
     if not address or not country:
         raise ServiceError(
             422, "FACILITY_REQUIRED",

@@ -17,7 +17,7 @@ from emissions_sandbox.logistics.models import (
     Summary,
     TocOut,
 )
-from emissions_sandbox.logistics.paging import SmallPageParams, fetch_page
+from emissions_sandbox.pagination import SmallPageParams, select_page
 from emissions_sandbox.wire_models import V1_RESPONSES
 
 router = APIRouter(tags=["logistics"], responses=V1_RESPONSES)
@@ -64,14 +64,15 @@ def list_packages(
         if value is not None:
             where.append(f"{column} = ?")
             params.append(value)
-    items, total = fetch_page(
+    page = select_page(
         conn, table="logistics_packages p", where=where, params=params, paging=paging,
         to_wire=_package_to_wire, columns=_PACKAGE_COLUMNS, order_by="p.created_at, p.id",
+        with_pages=False,
     )  # fmt: skip
-    for item in items:
+    for item in page["items"]:
         if package_key is not None:
             item["legs"] = _legs(conn, item["id"])
-    return {"page": paging.page, "size": paging.size, "total": total, "items": items}
+    return page
 
 
 def _entry(conn: sqlite3.Connection, table: str, where: str, params: list[Any]) -> dict[str, Any]:

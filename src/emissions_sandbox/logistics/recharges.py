@@ -23,8 +23,7 @@ from emissions_sandbox.logistics.models import (
     RechargeIn,
     RechargePage,
 )
-from emissions_sandbox.logistics.paging import SmallPageParams, fetch_page
-from emissions_sandbox.pagination import in_clause
+from emissions_sandbox.pagination import SmallPageParams, in_clause, select_page
 from emissions_sandbox.wire_models import V1_RESPONSES, V1Error
 
 router = APIRouter(tags=["logistics"])
@@ -135,11 +134,10 @@ def list_recharges(
         if value is not None:
             where.append(clause)
             params.append(value)
-    items, total = fetch_page(
+    return select_page(
         request.app.state.db.reader(), table="logistics_recharges", where=where, params=params,
-        paging=paging, to_wire=recharge_to_wire,
+        paging=paging, to_wire=recharge_to_wire, with_pages=False,
     )  # fmt: skip
-    return {"page": paging.page, "size": paging.size, "total": total, "items": items}
 
 
 @router.post("/v1/logistics/recharges/batch-delete", status_code=204, response_class=Response,

@@ -1,19 +1,18 @@
 """Reference data of logistics, read from CSV files in data/ (never literals in code): TOCs with
-their well-to-wheel factors, fuels, load units, and the shared gazetteer for distances."""
+their well-to-wheel factors, fuels, load units; distances through the shared gazetteer."""
 
 from __future__ import annotations
 
 import csv
-import math
-import unicodedata
 import uuid
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from emissions_sandbox import gazetteer
+
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 LOGISTICS_NAMESPACE = uuid.UUID("0d6f4c1e-7a52-4b8e-9e61-3c2a8f5b1d47")
-EARTH_RADIUS_KM = 6371.0088  # IUGG mean radius
 DEFAULT_REGION = "GLO"
 
 
@@ -102,64 +101,10 @@ def tonnes_per_load_unit() -> dict[str, float]:
     }
 
 
-def _normalized(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
-
-
-@dataclass(frozen=True)
-class Place:
-    country_code: str
-    country_names: frozenset[str]
-    latitude: float
-    longitude: float
-
-
-@cache
-def _places() -> dict[str, Place]:
-    """data/gazetteer.csv (shared with business travels) by normalized name and alias."""
-    path = DATA_DIR / "gazetteer.csv"
-    if not path.exists():
-        return {}
-    by_name: dict[str, Place] = {}
-    for row in _rows("gazetteer.csv"):
-        names = frozenset({_normalized(row["country_name"]), row["country_code"].casefold()})
-        place = Place(row["country_code"], names, float(row["latitude"]), float(row["longitude"]))
-        for name in [row["name"], *filter(None, row["aliases"].split("|"))]:
-            by_name[_normalized(name)] = place
-    return by_name
-
-
-def find_place(text: str) -> Place | None:
-    """`"Madrid"`, `"Madrid, Spain"` or `"Madrid, ES"` (facts §4.1: "City, Country")."""
-    city, _, country = text.rpartition(",") if "," in text else (text, "", "")
-    place = _places().get(_normalized(city))
-    if place is None or not country.strip():
-        return place
-    return place if _normalized(country) in place.country_names else None
-
-
 def distance_km(origin: str, destination: str) -> float | None:
-    """Great-circle distance between two gazetteer places; None when either is unknown."""
-    a, b = find_place(origin), find_place(destination)
+    """Great-circle distance between two gazetteer places, to 0.1 km; None when either is
+    unknown."""
+    a, b = gazetteer.find_place(origin), gazetteer.find_place(destination)
     if a is None or b is None:
         return None
-    lat1, lon1, lat2, lon2 = map(math.radians, (a.latitude, a.longitude, b.latitude, b.longitude))
-    h = (
-        math.sin((lat2 - lat1) / 2) ** 2
-        + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
-    )
-    return round(2 * EARTH_RADIUS_KM * math.asin(math.sqrt(h)), 1)
-
-
-def country_of_address(address: str) -> str | None:
-    """The country code of an address whose last part names a gazetteer place or country."""
-    parts = [p.strip() for p in address.split(",") if p.strip()]
-    if not parts:
-        return None
-    last = _normalized(parts[-1])
-    for place in _places().values():
-        if last in place.country_names:
-            return place.country_code
-    found = find_place(parts[-1])
-    return found.country_code if found else None
+    return round(gazetteer.great_circle_km(a, b), 1)

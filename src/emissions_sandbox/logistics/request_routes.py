@@ -24,7 +24,7 @@ from emissions_sandbox.logistics.models import (
     RequestPage,
     ValidationProblem,
 )
-from emissions_sandbox.logistics.paging import SmallPageParams, fetch_page
+from emissions_sandbox.pagination import SmallPageParams, select_page
 from emissions_sandbox.wire_models import PROBLEM_RESPONSES, V1_RESPONSES, V1Error
 
 router = APIRouter(tags=["logistics"])
@@ -135,13 +135,12 @@ def list_requests(
         if value is not None:
             where.append(f"{column} = ?")
             params.append(value)
-    items, total = fetch_page(
+    page = select_page(
         request.app.state.db.reader(), table="logistics_requests", where=where, params=params,
-        paging=paging, to_wire=request_store.request_to_wire,
+        paging=paging, to_wire=request_store.request_to_wire, with_pages=False,
     )  # fmt: skip
     canonical = json.dumps({k: v for k, v in filters.items() if v is not None}, sort_keys=True)
-    return {"page": paging.page, "size": paging.size, "total": total, "items": items,
-            "filter_hash": hashlib.sha256(canonical.encode()).hexdigest()}  # fmt: skip
+    return {**page, "filter_hash": hashlib.sha256(canonical.encode()).hexdigest()}
 
 
 @router.post("/v1/logistics/requests/batch-delete", status_code=204, response_class=Response,

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
-import uuid
 from typing import Any
 
-from emissions_sandbox.clock import utc_now
+from emissions_sandbox import records
 from emissions_sandbox.errors import ServiceError
 from emissions_sandbox.purchases.factors import purchase_co2e
 
@@ -68,33 +67,19 @@ def purchase_not_found(purchase_id: str) -> ServiceError:
 
 def owned_purchase(conn: sqlite3.Connection, purchase_id: str, organization_id: str) -> Any:
     """The purchase, if it belongs to the organization; else 404 (interface: Purchases)."""
-    row = conn.execute(
-        "SELECT * FROM purchases WHERE id = ? AND organization_id = ?",
-        (purchase_id, organization_id),
-    ).fetchone()
-    if row is None:
-        raise purchase_not_found(purchase_id)
-    return row
+    return records.owned_or_404(conn, "purchases", purchase_id, organization_id, purchase_not_found)
 
 
 def insert_purchase(
     conn: sqlite3.Connection, organization_id: str, user_id: str, fields: dict[str, Any]
 ) -> str:
-    purchase_id, now = str(uuid.uuid4()), utc_now()
-    conn.execute(
-        f"""INSERT INTO purchases (id, organization_id, created_by, {", ".join(PURCHASE_FIELDS)},
-        created_at, updated_at) VALUES ({", ".join("?" * (len(PURCHASE_FIELDS) + 5))})""",
-        [purchase_id, organization_id, user_id, *(fields[f] for f in PURCHASE_FIELDS), now, now],
+    return records.insert_owned(
+        conn, "purchases", organization_id, user_id, PURCHASE_FIELDS, fields
     )
-    return purchase_id
 
 
 def update_purchase(conn: sqlite3.Connection, purchase_id: str, changes: dict[str, Any]) -> None:
-    assignments = "".join(f"{column} = ?, " for column in changes)
-    conn.execute(
-        f"UPDATE purchases SET {assignments}updated_at = ? WHERE id = ?",
-        [*changes.values(), utc_now(), purchase_id],
-    )
+    records.update_columns(conn, "purchases", purchase_id, changes)
 
 
 def recalculate_purchase(conn: sqlite3.Connection, purchase_id: str) -> None:

@@ -5,7 +5,6 @@ Admin API keys only; an endpoint of another organization is answered 404 `NOT_FO
 
 from __future__ import annotations
 
-import math
 import sqlite3
 from typing import Any
 
@@ -14,6 +13,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from emissions_sandbox.auth import Principal, require_org_admin
 from emissions_sandbox.db import Database
 from emissions_sandbox.errors import ServiceError
+from emissions_sandbox.pagination import PageParams, select_page
 from emissions_sandbox.webhooks import store
 from emissions_sandbox.webhooks.delivery import event_body, new_event_id
 from emissions_sandbox.webhooks.models import (
@@ -57,11 +57,6 @@ def _endpoint_or_404(
     return row
 
 
-def _page(items: list[dict[str, Any]], total: int, page: int, size: int) -> dict[str, Any]:
-    return {"items": items, "total": total, "page": page, "size": size,
-            "pages": math.ceil(total / size)}  # fmt: skip
-
-
 @router.post("", status_code=201, response_model=WebhookEndpointWithSecret)
 def create_webhook_endpoint(
     body: WebhookEndpointCreate,
@@ -82,13 +77,13 @@ def create_webhook_endpoint(
 @router.get("", response_model=WebhookEndpointPage)
 def list_webhook_endpoints(
     request: Request,
-    page: int = Query(1, ge=1),
-    size: int = Query(50, ge=1, le=100),
+    paging: PageParams = Depends(),
     principal: Principal = Depends(require_org_admin),
 ) -> dict[str, Any]:
-    conn = _db(request).reader()
-    rows, total = store.list_endpoints(conn, principal.organization_id, (page - 1) * size, size)
-    return _page([store.endpoint_json(row) for row in rows], total, page, size)
+    return select_page(
+        _db(request).reader(), table="webhook_endpoints", where=["organization_id = ?"],
+        params=[principal.organization_id], paging=paging, to_wire=store.endpoint_json,
+    )  # fmt: skip
 
 
 @router.get("/{endpoint_id}", response_model=WebhookEndpoint)
@@ -150,15 +145,20 @@ def list_webhook_deliveries(
     endpoint_id: str,
     request: Request,
     status: DeliveryStatus | None = Query(None),
-    page: int = Query(1, ge=1),
-    size: int = Query(50, ge=1, le=100),
+    paging: PageParams = Depends(),
     principal: Principal = Depends(require_org_admin),
 ) -> dict[str, Any]:
     """Newest first."""
     conn = _db(request).reader()
     _endpoint_or_404(conn, principal, endpoint_id)
-    rows, total = store.list_deliveries(conn, endpoint_id, status, (page - 1) * size, size)
-    return _page([store.delivery_json(row) for row in rows], total, page, size)
+    where, params = ["endpoint_id = ?"], [endpoint_id]
+    if status:
+        where.append("status = ?")
+        params.append(status)
+    return select_page(
+        conn, table="webhook_deliveries", where=where, params=params, paging=paging,
+        to_wire=store.delivery_json, order_by="created_at DESC, id",
+    )  # fmt: skip
 
 
 @router.post(

@@ -108,20 +108,6 @@ def get_endpoint(
     ).fetchone()
 
 
-def list_endpoints(
-    conn: sqlite3.Connection, organization_id: str, offset: int, limit: int
-) -> tuple[list[sqlite3.Row], int]:
-    total = conn.execute(
-        "SELECT COUNT(*) FROM webhook_endpoints WHERE organization_id = ?", (organization_id,)
-    ).fetchone()[0]
-    rows = conn.execute(
-        "SELECT * FROM webhook_endpoints WHERE organization_id = ? "
-        "ORDER BY created_at, id LIMIT ? OFFSET ?",
-        (organization_id, limit, offset),
-    ).fetchall()
-    return rows, int(total)
-
-
 def update_endpoint(conn: sqlite3.Connection, endpoint_id: str, changes: dict[str, Any]) -> None:
     """Apply `changes` (column → value); `event_types` is given as a list."""
     if "event_types" in changes:
@@ -169,20 +155,6 @@ def get_delivery(
         "SELECT * FROM webhook_deliveries WHERE id = ? AND endpoint_id = ?",
         (delivery_id, endpoint_id),
     ).fetchone()
-
-
-def list_deliveries(
-    conn: sqlite3.Connection, endpoint_id: str, status: str | None, offset: int, limit: int
-) -> tuple[list[sqlite3.Row], int]:
-    where = "endpoint_id = ?" + (" AND status = ?" if status else "")
-    params: tuple[Any, ...] = (endpoint_id, status) if status else (endpoint_id,)
-    total = conn.execute(f"SELECT COUNT(*) FROM webhook_deliveries WHERE {where}", params)
-    rows = conn.execute(
-        f"SELECT * FROM webhook_deliveries WHERE {where} "
-        "ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
-        (*params, limit, offset),
-    ).fetchall()
-    return rows, int(total.fetchone()[0])
 
 
 def requeue_delivery(conn: sqlite3.Connection, delivery_id: str) -> None:

@@ -1,5 +1,6 @@
 """The sandbox's small gazetteer (data/gazetteer.csv): place names to coordinates, country and
-land mass, so `origin`/`destination` become a distance without calling a geocoding service."""
+land mass, so `origin`/`destination` become a distance, and an address a country, without
+calling a geocoding service. Business travels and logistics both read it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-GAZETTEER_CSV = Path(__file__).resolve().parent.parent / "data" / "gazetteer.csv"
+GAZETTEER_CSV = Path(__file__).resolve().parent / "data" / "gazetteer.csv"
 EARTH_RADIUS_KM = 6371.0088  # IUGG mean radius
 
 
@@ -52,7 +53,8 @@ def _places() -> tuple[dict[str, Place], dict[str, set[str]]]:
 
 
 def find_place(text: str) -> Place | None:
-    """`"Madrid"` or `"Madrid, Spain"` / `"Madrid, ES"`; a country that does not match is None."""
+    """`"Madrid"` or `"Madrid, Spain"` / `"Madrid, ES"` (facts §4.1: "City, Country"); a
+    country that does not match is None."""
     by_name, country_names = _places()
     city, _, country = text.partition(",")
     place = by_name.get(_normalized(city))
@@ -69,3 +71,17 @@ def great_circle_km(a: Place, b: Place) -> float:
         + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
     )
     return 2 * EARTH_RADIUS_KM * math.asin(math.sqrt(h))
+
+
+def country_of_address(address: str) -> str | None:
+    """The country code of an address whose last part names a gazetteer country or place."""
+    parts = [p.strip() for p in address.split(",") if p.strip()]
+    if not parts:
+        return None
+    last = _normalized(parts[-1])
+    _, country_names = _places()
+    for country_code, names in country_names.items():
+        if last in names:
+            return country_code
+    found = find_place(parts[-1])
+    return found.country_code if found else None
