@@ -16,7 +16,7 @@ import pandas as pd
 
 from emissions_etl.errors import StrictModeError
 from emissions_etl.lookups import ReferenceApi, WasteLookups, fetch_waste_lookups
-from emissions_etl.rejects import REJECT_COLUMNS, RejectCode
+from emissions_etl.rejects import RejectCode, empty_rejects, make_rejects
 from emissions_etl.resolution import resolve_wastes
 from emissions_etl.resources import WASTES, ResourceSpec
 from emissions_etl.sources import read_source
@@ -78,11 +78,6 @@ class ValidationSummary:
     rejects: pd.DataFrame
 
 
-def empty_rejects() -> pd.DataFrame:
-    """A rejects frame with no rows and the contract's columns."""
-    return pd.DataFrame({column: pd.Series(dtype=object) for column in REJECT_COLUMNS})
-
-
 def _expected_columns(spec: ResourceSpec) -> list[str]:
     return list(SCHEMAS[spec.name].to_schema().columns)
 
@@ -113,19 +108,15 @@ def iter_validated(
 
 
 def _duplicate_rejects(rows: pd.DataFrame, spec: ResourceSpec, batch: pd.DataFrame) -> pd.DataFrame:
-    header = batch.attrs.get("headers", {}).get(spec.key_field, spec.key_field)
-    return pd.DataFrame(
-        {
-            "file": rows["_file"],
-            "sheet": rows["_sheet"],
-            "row": rows["_row"].astype(int),
-            "column": header,
-            "value": rows[spec.key_field].astype(str),
-            "code": RejectCode.DUPLICATE_ROW_ID.value,
-            "message": "This row id was already used by an earlier row of the file; "
-            "give each row its own id.",
-        }
-    )[list(REJECT_COLUMNS)]
+    keys = rows[spec.key_field].astype(str)
+    return make_rejects(
+        rows,
+        column=batch.attrs.get("headers", {}).get(spec.key_field, spec.key_field),
+        value=keys,
+        code=RejectCode.DUPLICATE_ROW_ID,
+        message="Row id '" + keys + "' was already used by an earlier row of the file; "
+        "give each row its own id.",
+    )
 
 
 def validate_file(

@@ -23,7 +23,6 @@ from emissions_etl.rejects import REJECT_COLUMNS, RejectCode
 from emissions_etl.resources import ResourceSpec
 from emissions_etl.stages import StageClock
 
-ORIGIN_COLUMNS = ("_file", "_sheet", "_row")
 #: client_row_id values per recovery lookup, so the query string stays well under 8 KB.
 RECOVERY_KEYS_PER_REQUEST = 40
 
