@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-import threading
 from typing import Any
 
+from emissions_sandbox.background import BackgroundWorker
 from emissions_sandbox.clock import utc_now
 from emissions_sandbox.db import Database
 from emissions_sandbox.ingest_jobs import read_job
@@ -22,30 +22,16 @@ log = logging.getLogger(__name__)
 MAX_CHUNK_ATTEMPTS = 3
 
 
-class CalculationWorker:
+class CalculationWorker(BackgroundWorker):
     """A daemon thread: picks the oldest unfinished job and processes its next chunk."""
 
+    thread_name = "calculation-worker"
+
     def __init__(self, db: Database, settings: SandboxSettings) -> None:
+        super().__init__()
         self._db = db
         self._settings = settings
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self._factors = FactorCache()
-
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="calculation-worker", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-
-    def wake(self) -> None:
-        """Called after a job is created, so it starts without waiting for the next poll."""
-        self._wake.set()
 
     def _run(self) -> None:
         while not self._stop.is_set():

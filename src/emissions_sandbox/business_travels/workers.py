@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import logging
-import threading
 from typing import Any
 
+from emissions_sandbox.background import BackgroundWorker
 from emissions_sandbox.business_travels import store
 from emissions_sandbox.business_travels.factors import co2e_of
 from emissions_sandbox.db import Database
@@ -15,29 +15,14 @@ log = logging.getLogger(__name__)
 BATCH_SIZE = 500
 
 
-class BusinessTravelWorker:
+class BusinessTravelWorker(BackgroundWorker):
+    thread_name = "business-travel-worker"
+
     def __init__(self, db: Database, poll_seconds: float, calc_delay: float) -> None:
+        super().__init__()
         self._db = db
         self._poll_seconds = poll_seconds
         self._calc_delay = calc_delay
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        self._thread = threading.Thread(
-            target=self._run, name="business-travel-worker", daemon=True
-        )
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-
-    def wake(self) -> None:
-        self._wake.set()
 
     def _run(self) -> None:
         while not self._stop.is_set():

@@ -4,9 +4,9 @@ The legs' state is in the database, so a restarted sandbox picks up what was lef
 from __future__ import annotations
 
 import logging
-import threading
 from typing import Any
 
+from emissions_sandbox.background import BackgroundWorker
 from emissions_sandbox.db import Database
 from emissions_sandbox.logistics.models import RequestIn
 from emissions_sandbox.logistics.request_store import record_calculation
@@ -16,24 +16,13 @@ BATCH_SIZE = 500
 IDLE_WAIT_SECONDS = 1.0
 
 
-class LegCalculator:
+class LegCalculator(BackgroundWorker):
+    thread_name = "logistics-worker"
+
     def __init__(self, db: Database, delay_seconds: float) -> None:
+        super().__init__()
         self._db = db
         self._delay = delay_seconds
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="logistics-worker", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._wake.set()
-        self._thread.join(timeout=10)
-
-    def wake(self) -> None:
-        self._wake.set()
 
     def _run(self) -> None:
         while not self._stop.is_set():
