@@ -200,6 +200,39 @@ class EmissionsClient:
             waited += pause
             delay = min(delay * 2, poll_max)
 
+    # -- v2 webhook endpoints (organization admin key) ------------------------------------------
+
+    def iter_webhook_endpoints(self) -> Iterator[dict[str, Any]]:
+        """The organization's webhook endpoints; list items never carry the ``secret``."""
+        return iter_pages(self, "/v2/webhook-endpoints")
+
+    def create_webhook_endpoint(
+        self,
+        url: str,
+        event_types: Sequence[str],
+        description: str | None = None,
+        enabled: bool = True,
+    ) -> dict[str, Any]:
+        """``POST /v2/webhook-endpoints`` (201): the endpoint with its ``secret`` (shown once)."""
+        body = {
+            "url": url,
+            "event_types": list(event_types),
+            "description": description,
+            "enabled": enabled,
+        }
+        result: dict[str, Any] = self.request("POST", "/v2/webhook-endpoints", json=body).json()
+        return result
+
+    def update_webhook_endpoint(self, endpoint_id: str, **fields: Any) -> dict[str, Any]:
+        """``PATCH /v2/webhook-endpoints/{id}`` with the given fields only (``enabled``, ...)."""
+        path = f"/v2/webhook-endpoints/{endpoint_id}"
+        result: dict[str, Any] = self.request("PATCH", path, json=fields).json()
+        return result
+
+    def delete_webhook_endpoint(self, endpoint_id: str) -> None:
+        """``DELETE /v2/webhook-endpoints/{id}`` (204)."""
+        self.request("DELETE", f"/v2/webhook-endpoints/{endpoint_id}")
+
     def iter_wastes(
         self,
         *,
