@@ -20,6 +20,7 @@ from emissions_sandbox.api import (
     wastes_v1,
     wastes_v2,
 )
+from emissions_sandbox.body_limit import BodyLimitMiddleware
 from emissions_sandbox.calculation import CalculationWorker
 from emissions_sandbox.db import Database
 from emissions_sandbox.errors import install_error_handlers
@@ -54,6 +55,7 @@ def create_app(settings: SandboxSettings) -> FastAPI:
     app.state.db = db
     app.state.settings = settings
     install_error_handlers(app)
+    app.add_middleware(BodyLimitMiddleware, max_body_bytes=settings.max_body_bytes)
     for module in (
         login,
         reference,

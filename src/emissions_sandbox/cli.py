@@ -18,6 +18,7 @@ import typer
 
 from emissions_sandbox import accounts
 from emissions_sandbox.db import Database
+from emissions_sandbox.settings import DEFAULT_MAX_BODY_BYTES
 
 app = typer.Typer(help="Local Emissions Accounting Service sandbox.", no_args_is_help=True)
 DB_OPTION = typer.Option(..., "--db", help="SQLite database file")
@@ -166,6 +167,9 @@ def serve(
     calc_delay: float = typer.Option(0.0, "--calc-delay", help="seconds slept per chunk"),
     allow_private_webhooks: bool = typer.Option(False, "--allow-private-webhooks"),
     test_routes: bool = typer.Option(False, "--test-routes", hidden=True),
+    max_body_bytes: int = typer.Option(
+        DEFAULT_MAX_BODY_BYTES, "--max-body-bytes", min=1, help="larger request bodies get 413"
+    ),
 ) -> None:
     """Serve the sandbox; prints its base URL on one line once it accepts connections."""
     import uvicorn
@@ -180,6 +184,7 @@ def serve(
         calc_delay=calc_delay,
         allow_private_webhooks=allow_private_webhooks,
         test_routes=test_routes,
+        max_body_bytes=max_body_bytes,
     )
     application = create_app(settings)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET

@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+# README "Request body limit": the largest legitimate body (5,000 logistics records, every text
+# field at its maximum) is about 14 MiB
+DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
+
 
 @dataclass
 class SandboxSettings:
@@ -17,3 +21,4 @@ class SandboxSettings:
     test_routes: bool = False  # mounts /_test/* routes that exercise the rate-limit machinery
     jwt_lifetime_seconds: int = 3600  # interface: Login, expires_in 3600
     worker_poll_seconds: float = 0.05
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES  # larger request bodies answer 413 (README)
