@@ -51,14 +51,28 @@ def _user_of_key(conn: sqlite3.Connection, key: str) -> tuple[str, str]:
     return str(row["user_id"]), str(row["id"])
 
 
+# A token without a subject names no one, and one without `exp` would never expire (interface:
+# JWT lifetime 1 hour): both are refused like any other invalid token.
+REQUIRED_CLAIMS = ("sub", "exp")
+
+
 def _user_of_token(conn: sqlite3.Connection, token: str) -> str:
+    """The subject of a valid token; 401 `TOKEN_EXPIRED` or `INVALID_TOKEN` otherwise."""
     try:
-        claims = jwt.decode(token, jwt_secret(conn), algorithms=[JWT_ALGORITHM])
+        claims = jwt.decode(
+            token,
+            jwt_secret(conn),
+            algorithms=[JWT_ALGORITHM],
+            options={"require": list(REQUIRED_CLAIMS)},
+        )
     except jwt.ExpiredSignatureError as exc:
         raise _unauthorized("Token expired", "TOKEN_EXPIRED") from exc
-    except jwt.PyJWTError as exc:
+    except jwt.PyJWTError as exc:  # bad signature, malformed, a required claim missing
         raise _unauthorized("Invalid token", "INVALID_TOKEN") from exc
-    return str(claims["sub"])
+    subject = claims["sub"]
+    if not isinstance(subject, str) or not subject:
+        raise _unauthorized("Invalid token", "INVALID_TOKEN")
+    return subject
 
 
 def issue_token(conn: sqlite3.Connection, user_id: str, lifetime_seconds: int) -> str:
