@@ -1,8 +1,9 @@
-"""The waste record, twice: as a person's spreadsheet has it and as the service takes it.
+"""Wastes as a person's spreadsheet has them, column for column with the v2 bulk record.
 
-Read each class as a table: one line per column, its type, whether it may be empty, and its
-rules. ``WasteRecord`` mirrors the interface's "Waste record (v2 bulk create item)" table and
-facts §1.1 field for field.
+Read the class as a table: one line per column, its type, whether it may be empty, and its rules.
+It mirrors the interface's "Waste record (v2 bulk create item)" table and facts §1.1; where the
+API wants an id, the name people write is accepted (``facility``, ``unit``, ``ler_code`` +
+``rd_code`` for ``waste_efs_id``).
 """
 
 # ruff: noqa: E501  (one line per column, so the class reads as the interface table)
@@ -18,53 +19,35 @@ import emissions_etl_schemas.checks  # noqa: F401  (registers is_ler_code, is_rd
 
 #: Interface, Limits: client_row_id is at most 255 characters.
 CLIENT_ROW_ID_MAX = 255
-WASTE_UNITS = ("kg", "t")
+#: Plausibility bound: no waste record of one period reaches 100,000 t (1e8 kg).
+MAX_BASE_QUANTITY = 100_000_000
+UNIT_SYNONYMS = {
+    "kgs": "kg", "kilo": "kg", "kilos": "kg", "kilogram": "kg", "kilograms": "kg", "kilogramos": "kg",
+    "tn": "t", "ton": "t", "tons": "t", "tonne": "t", "tonnes": "t", "toneladas": "t", "tonelada": "t",
+}  # fmt: skip
 
 
 # fmt: off
 class WasteInput(pa.DataFrameModel):
-    """One row of a waste spreadsheet, after its cells were read as numbers, dates and codes."""
+    """One row of a waste spreadsheet (interface: Waste record; facts §1.1)."""
 
-    facility: Series[str] = pa.Field(str_length={"min_value": 1}, description="Facility name or id, e.g. Madrid Warehouse.")
-    identification_name: Series[str] = pa.Field(str_length={"min_value": 1}, description="Waste identifier or invoice number, e.g. RSU-2026-001.")
-    start_date: Series[pa.DateTime] = pa.Field(description="First day of the waste period.")
-    end_date: Series[pa.DateTime] = pa.Field(description="Last day of the waste period; not before the start date.")
-    base_quantity: Series[float] = pa.Field(gt=0, description="Quantity in the unit of the row; greater than 0.")
-    unit: Series[str] = pa.Field(isin=WASTE_UNITS, description="kg or t; kg when left empty.")
-    ler_code: Series[str] = pa.Field(is_ler_code=(), description="European Waste List code, 6 digits; 20 01 01 or 200101.")
-    rd_code: Series[str] = pa.Field(is_rd_code=(), description="Treatment: R1 to R13 (recovery) or D1 to D15 (disposal).")
-    destination: Series[str] = pa.Field(description="Treatment plant or waste manager; may be empty.")
-    description: Series[str] = pa.Field(description="Free text; may be empty.")
-    client_row_id: Series[str] = pa.Field(str_length={"max_value": CLIENT_ROW_ID_MAX}, description="Your id for the row, at most 255 characters; file#sheet!row when empty.")
+    facility: Series[str] = pa.Field(description="Facility name or id (facility_id), e.g. Madrid Warehouse.", metadata={"example": "Madrid Warehouse"})
+    identification_name: Series[str] = pa.Field(description="Waste identifier or invoice number, e.g. RSU-2026-001.", metadata={"example": "RSU-2026-001"})
+    start_date: Series[pa.DateTime] = pa.Field(description="First day of the waste period.", metadata={"example": "2026-01-01"})
+    end_date: Series[pa.DateTime] = pa.Field(description="Last day of the waste period; not before the start date.", metadata={"example": "2026-01-31"})
+    base_quantity: Series[float] = pa.Field(gt=0, le=MAX_BASE_QUANTITY, description="Quantity in the row's unit; greater than 0.", metadata={"example": 120.5})
+    unit: Series[str] = pa.Field(isin=("kg", "t"), description="kg or t (unit_id); kg when left empty.", metadata={"synonyms": UNIT_SYNONYMS, "example": "kg", "reject_code": "INVALID_UNIT"})
+    ler_code: Series[str] = pa.Field(is_ler_code=(), description="European Waste List code, 6 digits; 20 01 01 or 200101.", metadata={"kind": "code", "example": "20 01 01"})
+    rd_code: Series[str] = pa.Field(is_rd_code=(), description="Treatment: R1 to R13 (recovery) or D1 to D15 (disposal).", metadata={"kind": "code", "example": "R3"})
+    destination: Series[str] = pa.Field(nullable=True, description="Treatment plant or waste manager; may be empty.", metadata={"example": "Gestora Norte"})
+    description: Series[str] = pa.Field(nullable=True, description="Free text; may be empty.")
+    total_km_to_waste_center: Series[float] = pa.Field(nullable=True, ge=0, le=40_000, description="Distance to the treatment plant in km.")
+    client_row_id: Series[str] = pa.Field(nullable=True, str_length={"max_value": CLIENT_ROW_ID_MAX}, description="Your id for the row, at most 255 characters; file#sheet!row when empty.")
 
     class Config:
         name = "WasteInput"
         strict = False  # origin columns (_file, _sheet, _row) and unknown columns ride along
         dates_in_order = {"first": "start_date", "last": "end_date"}
-
-
-class WasteRecord(pa.DataFrameModel):
-    """One waste record as POST /v2/wastes takes it (interface: Waste record; facts §1.1)."""
-
-    facility_id: Series[str] = pa.Field(is_uuid=(), description="Id of the facility the waste belongs to.")
-    identification_name: Series[str] = pa.Field(str_length={"min_value": 1}, description="Waste identifier or invoice number.")
-    start_date: Series[pa.DateTime] = pa.Field(description="Start of the waste period.")
-    end_date: Series[pa.DateTime] = pa.Field(description="End of the waste period; not before the start.")
-    base_quantity: Series[float] = pa.Field(gt=0, description="Quantity in unit_id; greater than 0.")
-    unit_id: Series[str] = pa.Field(nullable=True, is_uuid=(), description="Unit id; the service uses kilograms when empty.")
-    waste_efs_id: Series[str] = pa.Field(nullable=True, is_uuid=(), description="Emission-factor row for the LER + RD pair.")
-    description: Series[str] = pa.Field(description="Free text; default empty.")
-    destination: Series[str] = pa.Field(description="Treatment plant; default empty.")
-    total_km_to_waste_center: Series[float] = pa.Field(nullable=True, ge=0, description="Distance to the treatment plant in km.")
-    client_row_id: Series[str] = pa.Field(nullable=True, str_length={"max_value": CLIENT_ROW_ID_MAX}, description="Echoed on every result; at most 255 characters.")
-    custom_ef_record_id: Series[str] = pa.Field(nullable=True, is_uuid=(), description="Custom emission-factor record; transient input.")
-
-    class Config:
-        name = "WasteRecord"
-        strict = False
-        dates_in_order = {"first": "start_date", "last": "end_date"}
-
-
 # fmt: on
 
 
@@ -83,10 +66,10 @@ REQUIRED_INPUT_COLUMNS = (
 #: normalising (lowercase; spaces, underscores, hyphens and dots removed).
 INPUT_ALIASES: Mapping[str, str] = MappingProxyType(
     {
+        "facility_id": "facility",
         "werk": "facility",
         "site": "facility",
         "facility name": "facility",
-        "facility id": "facility",
         "centro": "facility",
         "instalación": "facility",
         "abfallbezeichnung": "identification_name",
@@ -107,6 +90,7 @@ INPUT_ALIASES: Mapping[str, str] = MappingProxyType(
         "qty": "base_quantity",
         "qty (kg)": "base_quantity",
         "cantidad": "base_quantity",
+        "unit_id": "unit",
         "me": "unit",
         "einheit": "unit",
         "unidad": "unit",

@@ -218,3 +218,14 @@ def _print_summaries(summaries: list[LoadSummary]) -> None:
             f"{s.co2e_kg:,.1f}",
         )
     out.print(table)
+
+
+# Last, and cheap to import: prefect_setup imports Prefect only inside its functions.
+from emissions_etl.prefect_setup import prefect_setup_command  # noqa: E402
+
+app.command("prefect-setup")(prefect_setup_command)
+
+# The HTML report; its command imports plotly only when it runs.
+from emissions_etl.report.command import report_command  # noqa: E402
+
+app.command("report")(report_command)

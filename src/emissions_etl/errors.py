@@ -156,9 +156,12 @@ class IngestJobError(EmissionsEtlError):
 class StrictModeError(EmissionsEtlError):
     """The load ran with ``strict`` and some rows were rejected, so nothing was sent."""
 
-    def __init__(self, rejected_rows: int) -> None:
+    def __init__(self, rejected_rows: int, rejects: Any = None) -> None:
         super().__init__(f"{rejected_rows} row(s) rejected and strict mode is on: nothing loaded")
         self.rejected_rows = rejected_rows
+        #: The rejects frame (file, sheet, row, column, value, code, message), for the person
+        #: who fixes the file.
+        self.rejects = rejects
 
 
 class WarehouseError(EmissionsEtlError):

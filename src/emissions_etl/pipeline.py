@@ -1,4 +1,5 @@
-"""One file, end to end: read -> validate -> resolve -> upsert -> land, as a recorded load run.
+"""One file of one resource, end to end: read -> validate -> resolve -> write -> read back ->
+land, as a recorded load run. Written once; a ``ResourceSpec`` says what varies.
 
 Batches stream through so memory stays bounded by the batch size, not the file size. Every input
 row ends either loaded (mapped to its remote id) or rejected with a reason; the run row in the
@@ -15,16 +16,22 @@ from typing import Any, Protocol
 import pandas as pd
 
 from emissions_etl.errors import StrictModeError
-from emissions_etl.lookups import ReferenceApi, WasteLookups, fetch_waste_lookups
+from emissions_etl.readback import read_records, remote_frame
+from emissions_etl.references import ListingApi, References, fetch_references
 from emissions_etl.rejects import RejectCode, empty_rejects, make_rejects
-from emissions_etl.resolution import resolve_wastes
-from emissions_etl.resources import WASTES, ResourceSpec
+from emissions_etl.resources import ResourceSpec
 from emissions_etl.sources import read_source
 from emissions_etl.stages import StageClock
-from emissions_etl.upsert import BulkApi, Uploader, plan_changes
-from emissions_etl.validation import validate_wastes
+from emissions_etl.validation import validate_batch
 from emissions_etl.warehouse import Warehouse, WarehouseWriter
-from emissions_etl_schemas import INPUT_ALIASES, REQUIRED_INPUT_COLUMNS, SCHEMAS
+from emissions_etl.writing import (
+    JobCompletion,
+    WriteContext,
+    WriteResult,
+    plan_changes,
+    writer_for,
+)
+from emissions_etl.writing._context import WriteApi
 
 #: Called as work advances: (stage, rows just processed).
 ProgressCallback = Callable[[str, int], None]
@@ -32,7 +39,7 @@ ProgressCallback = Callable[[str, int], None]
 
 @dataclass(frozen=True)
 class LoadOptions:
-    """How to load one file; the same knobs the CLI and the flow expose."""
+    """How to load one file; the same knobs the CLI and the flows expose."""
 
     sheet: str | None = None
     strict: bool = False
@@ -40,6 +47,8 @@ class LoadOptions:
     encoding: str | None = None
     delimiter: str | None = None
     batch_rows: int = 100_000
+    #: Seconds to wait for records the service calculates later (the next run reads the rest).
+    settle_seconds: float = 60.0
 
 
 @dataclass
@@ -58,6 +67,7 @@ class LoadSummary:
     rows_deleted: int = 0
     rows_failed: int = 0
     rows_recovered: int = 0
+    rows_refreshed: int = 0
     co2e_kg: float = 0.0
     job_ids: list[str] = field(default_factory=list)
     rejects: pd.DataFrame = field(default_factory=lambda: empty_rejects())
@@ -78,8 +88,18 @@ class ValidationSummary:
     rejects: pd.DataFrame
 
 
-def _expected_columns(spec: ResourceSpec) -> list[str]:
-    return list(SCHEMAS[spec.name].to_schema().columns)
+class LoadApi(WriteApi, ListingApi, Protocol):
+    """Everything a load asks of the service (``EmissionsClient`` provides it)."""
+
+
+class PollingCompletion:
+    """Waits for ingest jobs by polling them (the fallback when no webhook is configured)."""
+
+    def __init__(self, api: WriteApi) -> None:
+        self._api = api
+
+    def wait(self, job_id: str) -> dict[str, Any]:
+        return self._api.wait_for_ingest_job(job_id)
 
 
 def iter_validated(
@@ -90,37 +110,38 @@ def iter_validated(
     for batch in read_source(
         path,
         sheet=options.sheet,
-        expected_columns=_expected_columns(spec),
-        required_columns=REQUIRED_INPUT_COLUMNS,
-        aliases=INPUT_ALIASES,
+        expected_columns=spec.columns,
+        required_columns=spec.required_columns,
+        aliases=spec.aliases,
         encoding=options.encoding,
         delimiter=options.delimiter,
         batch_rows=options.batch_rows,
     ):
-        result = validate_wastes(batch)
+        result = validate_batch(batch, spec)
         valid, rejects = result.valid, result.rejects
-        repeated = valid[spec.key_field].isin(seen)
+        repeated = valid["source_key"].isin(seen).to_numpy()
         if repeated.any():
-            rejects = pd.concat([rejects, _duplicate_rejects(valid[repeated], spec, batch)])
+            rejects = pd.concat([rejects, _repeated_rejects(valid[repeated], spec)])
             valid = valid[~repeated]
-        seen.update(valid[spec.key_field].astype(str))
+        seen.update(valid["source_key"].astype(str))
         yield len(batch), valid, rejects
 
 
-def _duplicate_rejects(rows: pd.DataFrame, spec: ResourceSpec, batch: pd.DataFrame) -> pd.DataFrame:
-    keys = rows[spec.key_field].astype(str)
+def _repeated_rejects(rows: pd.DataFrame, spec: ResourceSpec) -> pd.DataFrame:
+    column = spec.natural_key[0] if spec.natural_key else "client_row_id"
+    keys = rows["source_key"].astype(str)
     return make_rejects(
         rows,
-        column=batch.attrs.get("headers", {}).get(spec.key_field, spec.key_field),
+        column=rows.attrs.get("headers", {}).get(column, column),
         value=keys,
         code=RejectCode.DUPLICATE_ROW_ID,
-        message="Row id '" + keys + "' was already used by an earlier row of the file; "
-        "give each row its own id.",
+        message="'" + keys + "' is already used by an earlier row of the file; "
+        "give each row its own.",
     )
 
 
 def validate_file(
-    path: Path, *, spec: ResourceSpec = WASTES, options: LoadOptions | None = None
+    path: Path, *, spec: ResourceSpec, options: LoadOptions | None = None
 ) -> ValidationSummary:
     """Read and validate a file without the service (``emissions-etl validate``)."""
     options = options or LoadOptions()
@@ -139,20 +160,15 @@ def rejected_rows(rejects: pd.DataFrame) -> int:
     return int(rejects[["file", "sheet", "row"]].drop_duplicates().shape[0])
 
 
-class LoadApi(BulkApi, ReferenceApi, Protocol):
-    """Everything a load asks of the service (``EmissionsClient`` provides it)."""
-
-    def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]: ...
-
-
 def load_file(
     path: Path,
     *,
     api: LoadApi,
     warehouse: Warehouse,
-    spec: ResourceSpec = WASTES,
+    spec: ResourceSpec,
     options: LoadOptions | None = None,
     progress: ProgressCallback | None = None,
+    completion: JobCompletion | None = None,
 ) -> LoadSummary:
     """Load one file into the service and the warehouse; returns what happened to its rows.
 
@@ -164,23 +180,36 @@ def load_file(
     notify = progress or (lambda stage, rows: None)
     clock = StageClock()
     with warehouse.writer() as writer:
+        writer.mark_interrupted_runs()
         run_id = writer.start_run(spec.name, str(path), _parameters(path, options))
         summary = LoadSummary(run_id=run_id, resource=spec.name, source=str(path))
         try:
-            uploader = Uploader(api, api.get_json, writer, spec, run_id, clock=clock)
-            summary.rows_recovered = uploader.recover()
-            lookups = fetch_waste_lookups(api)
-            writer.land_facilities(_facility_frame(lookups))
+            context = WriteContext(
+                api=api,
+                writer=writer,
+                spec=spec,
+                run_id=run_id,
+                clock=clock,
+                completion=completion or PollingCompletion(api),
+                settle_seconds=options.settle_seconds,
+            )
+            strategy = writer_for(context)
+            _describe(writer, spec)
+            summary.rows_recovered = strategy.recover()
+            summary.rows_refreshed = refresh_unsettled(api, writer, spec)
+            references = _references(api, writer, spec)
             if options.strict:
-                _check_strict(path, spec, options, lookups, writer, run_id)
+                _check_strict(path, spec, options, references, writer, run_id)
             all_rejects = [summary.rejects]
-            batches = clock.timed("read_validate", iter_validated(path, spec, options))
-            for read, valid, rejects in batches:
-                all_rejects.append(
-                    _load_batch(valid, rejects, lookups, writer, uploader, summary, clock, options)
-                )
+            for read, valid, rejects in clock.timed(
+                "read_validate", iter_validated(path, spec, options)
+            ):
+                notify("validated", read)
+                result = _load_batch(valid, references, context, summary, options)
+                all_rejects += [rejects, *result.rejects]
+                writer.land_rejects(run_id, spec.name, pd.concat([rejects, *result.rejects]))
                 summary.rows_read += read
-                notify("load", read)
+                notify("loaded", result.loaded)
             summary.rejects = pd.concat(all_rejects, ignore_index=True)
             summary.seconds = dict(clock.seconds)
             summary.rows_rejected = rejected_rows(summary.rejects)
@@ -203,43 +232,69 @@ def load_file(
 
 def _load_batch(
     valid: pd.DataFrame,
-    rejects: pd.DataFrame,
-    lookups: WasteLookups,
-    writer: WarehouseWriter,
-    uploader: Uploader,
+    references: References,
+    context: WriteContext,
     summary: LoadSummary,
-    clock: StageClock,
     options: LoadOptions,
-) -> pd.DataFrame:
-    """Resolve, diff, send and land one batch; adds to ``summary`` and returns its rejects."""
-    spec = uploader.spec
+) -> WriteResult:
+    """Resolve, plan, send and land one batch; adds to ``summary``."""
+    spec, writer, clock = context.spec, context.writer, context.clock
     with clock.stage("resolve"):
-        records, unresolved = _resolve(valid, lookups)
+        records, unresolved = spec.to_records(valid, references)
+        records.attrs["headers"] = valid.attrs.get("headers", {})
     with clock.stage("land"):
-        writer.land_source_rows(summary.run_id, spec.name, _source_rows(valid, spec))
-        known = writer.mapping(spec.name, records[spec.key_field].tolist())
-        plan = plan_changes(records, known, spec.key_field)
+        writer.land_source_rows(summary.run_id, spec.name, valid)
+        known = writer.mapping(spec.name, records["source_key"].tolist())
+        plan = plan_changes(records, known)
+        plan.new.attrs = plan.changed.attrs = records.attrs
     summary.rows_unchanged += plan.unchanged
-    if options.dry_run:
-        result = uploader.validate_remotely(plan.to_send)
-    else:
-        summary.rows_deleted += uploader.delete_stale(plan.stale)
-        result = uploader.create(plan.to_send)
+    result = writer_for(context).write(plan, dry_run=options.dry_run)
+    result.rejects.insert(0, unresolved)
     summary.rows_sent += result.sent
     summary.rows_loaded += result.loaded
     summary.rows_failed += result.failed
+    summary.rows_deleted += result.deleted
     summary.co2e_kg += result.co2e_kg
     summary.job_ids += [str(job["id"]) for job in result.jobs]
-    batch_rejects = pd.concat([rejects, unresolved, *result.rejects], ignore_index=True)
-    writer.land_rejects(summary.run_id, spec.name, batch_rejects)
-    return batch_rejects
+    return result
+
+
+def refresh_unsettled(api: LoadApi, writer: WarehouseWriter, spec: ResourceSpec) -> int:
+    """Read again the records earlier runs landed before the service had calculated them."""
+    stale = writer.unsettled_records(spec.name, sorted(spec.readback.unsettled))
+    if stale.empty:
+        return 0
+    keys = dict(zip(stale["remote_id"], stale["source_key"], strict=True))
+    fresh = remote_frame(read_records(api, spec.readback, stale), spec, keys)
+    writer.land_remote_records(spec.name, fresh)
+    return len(fresh)
+
+
+def _references(api: LoadApi, writer: WarehouseWriter, spec: ResourceSpec) -> References:
+    references = fetch_references(api, spec.lookups)
+    for table in references.values():
+        if table.spec.directory:
+            rows = [{**item, "facility_id": item["id"]} for item in table.items]
+            writer.land_facilities(
+                pd.DataFrame(rows, columns=["facility_id", "name", "country", "type", "status"])
+            )
+    return references
+
+
+def _describe(writer: WarehouseWriter, spec: ResourceSpec) -> None:
+    writer.describe_resource(
+        spec.name, is_aggregate=spec.readback.is_aggregate, description=spec.description
+    )
+    writer.create_resource_view(
+        spec.name, [(c.name, c.sql_type, c.path or f"$.{c.name}") for c in spec.view_columns]
+    )
 
 
 def _check_strict(
     path: Path,
     spec: ResourceSpec,
     options: LoadOptions,
-    lookups: WasteLookups,
+    references: References,
     writer: WarehouseWriter,
     run_id: str,
 ) -> None:
@@ -247,37 +302,22 @@ def _check_strict(
     any row is bad; the rejects it finds are kept for the person who fixes the file."""
     found = [empty_rejects()]
     for _read, valid, rejects in iter_validated(path, spec, options):
-        found += [rejects, _resolve(valid, lookups)[1]]
+        found += [rejects, spec.to_records(valid, references)[1]]
     all_rejects = pd.concat(found, ignore_index=True)
     if not all_rejects.empty:
         writer.land_rejects(run_id, spec.name, all_rejects)
-        raise StrictModeError(rejected_rows(all_rejects))
-
-
-def _resolve(valid: pd.DataFrame, lookups: WasteLookups) -> tuple[pd.DataFrame, pd.DataFrame]:
-    result = resolve_wastes(
-        valid, facilities=lookups.facilities, waste_efs=lookups.waste_efs, units=lookups.units
-    )
-    return result.records, result.rejects
-
-
-def _source_rows(valid: pd.DataFrame, spec: ResourceSpec) -> pd.DataFrame:
-    """Valid rows as the person wrote them (canonical columns), keyed for the warehouse."""
-    return valid.assign(source_key=valid[spec.key_field])
-
-
-def _facility_frame(lookups: WasteLookups) -> pd.DataFrame:
-    rows = [{**row, "facility_id": row["id"]} for row in lookups.facility_rows]
-    return pd.DataFrame(rows, columns=["facility_id", "name", "country", "type", "status"])
+        raise StrictModeError(rejected_rows(all_rejects), rejects=all_rejects)
 
 
 def _outcome(summary: LoadSummary, options: LoadOptions) -> str:
     if options.dry_run:
         return "dry_run"
+    if summary.rows_read and summary.rows_rejected >= summary.rows_read:
+        return "rejected"
     if summary.rows_rejected or summary.rows_failed:
         return "partial"
     return "succeeded"
 
 
-def _parameters(path: Path, options: LoadOptions) -> dict[str, Any]:
+def _parameters(path: Path, options: LoadOptions) -> Mapping[str, Any]:
     return {"path": str(path), **asdict(options)}

@@ -2,29 +2,45 @@
 
 Data engineers who run flows from the Prefect UI keep the key in a ``Secret`` block named
 ``emissions-api-key`` and the rest in variables ``emissions_api_url``,
-``emissions_organization_id``, ``emissions_ca_file`` and ``emissions_warehouse``.
+``emissions_organization_id``, ``emissions_ca_file``, ``emissions_warehouse`` and
+``emissions_inbox`` (``emissions-etl prefect-setup`` writes them). Everything here is read when
+a run starts, never when a deployment is made, so a changed variable applies to the next run.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
 
+from emissions_etl.errors import ConfigurationError
 from emissions_etl.settings import Settings
 
 SECRET_BLOCK = "emissions-api-key"
+#: Settings field -> Prefect variable holding it (the environment's EMISSIONS_<FIELD> wins).
 VARIABLES = {
     "api_url": "emissions_api_url",
     "organization_id": "emissions_organization_id",
     "ca_file": "emissions_ca_file",
     "warehouse": "emissions_warehouse",
+    "inbox": "emissions_inbox",
+}
+#: What a load cannot do without, and where a deployment looks for it.
+REQUIRED = {
+    "api_url": f"the Prefect variable {VARIABLES['api_url']}",
+    "api_key": f"the Secret block {SECRET_BLOCK}",
+    "organization_id": f"the Prefect variable {VARIABLES['organization_id']}",
 }
 
 
-def resolve_settings() -> Settings:
-    """Settings from the environment, completed from Prefect where a value is missing."""
+def resolve_settings(*, require_api: bool = True) -> Settings:
+    """Settings from the environment, completed from Prefect where a value is missing.
+
+    With ``require_api`` a missing URL, key or organization is a ConfigurationError naming both
+    places a deployment reads it from, so the fix is clear from the flow run's page.
+    """
     settings = Settings()
     updates: dict[str, Any] = {}
     if settings.api_key is None:
@@ -37,9 +53,41 @@ def resolve_settings() -> Settings:
         value = _variable(variable)
         if value:
             updates[field_name] = value
-    if not updates:
-        return settings
-    return Settings.model_validate({**settings.model_dump(), **updates})
+    if updates:
+        settings = Settings.model_validate({**settings.model_dump(), **updates})
+    if require_api:
+        _require_api(settings)
+    return settings
+
+
+def _require_api(settings: Settings) -> None:
+    missing = [
+        f"{source} (or EMISSIONS_{name.upper()} on the worker)"
+        for name, source in REQUIRED.items()
+        if not getattr(settings, name)
+    ]
+    if missing:
+        raise ConfigurationError(f"missing setting(s): {'; '.join(missing)}")
+
+
+def resolve_inbox(given: str | None) -> Path:
+    """The inbox folder of this run: ``given``, else EMISSIONS_INBOX, else ``emissions_inbox``.
+
+    Resolved when the run starts (a deployment bakes no path in); a relative path is taken from
+    the run's working directory, the project folder (see ``emissions_etl.prefect_steps``).
+    """
+    value = given or Settings().inbox or _variable(VARIABLES["inbox"])
+    where = f"set the Prefect variable {VARIABLES['inbox']} / EMISSIONS_INBOX"
+    if not value:
+        raise ConfigurationError(f"no inbox folder given: pass the inbox parameter, or {where}")
+    path = Path(value).expanduser()
+    if not path.is_absolute():
+        path = Path.cwd() / path
+    if not path.exists():
+        raise ConfigurationError(f"inbox folder {path} does not exist: create it, or {where}")
+    if not path.is_dir():
+        raise ConfigurationError(f"inbox {path} is not a folder: {where} to a folder")
+    return path
 
 
 def _secret_block_value(name: str) -> str | None:

@@ -20,18 +20,25 @@ from openpyxl.comments import Comment
 from openpyxl.styles import PatternFill
 from openpyxl.worksheet.worksheet import Worksheet
 
-from emissions_etl_schemas.wastes import CLIENT_ROW_ID_MAX
-
 #: Columns of every rejects frame, in this order.
 REJECT_COLUMNS = ("file", "sheet", "row", "column", "value", "code", "message")
 
 
 class RejectCode(StrEnum):
-    """Why a cell (or a row) was rejected; stable, for filtering and translating."""
+    """Why a cell (or a row) was rejected; stable, for filtering and translating.
+
+    Schemas may declare further codes for their own checks (``schemas/checks.py``).
+    """
 
     REQUIRED = "REQUIRED"
     INVALID_NUMBER = "INVALID_NUMBER"
+    INVALID_INTEGER = "INVALID_INTEGER"
+    INVALID_BOOLEAN = "INVALID_BOOLEAN"
+    INVALID_TEXT = "INVALID_TEXT"
     NOT_POSITIVE = "NOT_POSITIVE"
+    OUT_OF_RANGE = "OUT_OF_RANGE"
+    INVALID_CHOICE = "INVALID_CHOICE"
+    INVALID_FORMAT = "INVALID_FORMAT"
     INVALID_DATE = "INVALID_DATE"
     DATE_ORDER = "DATE_ORDER"
     INVALID_LER_CODE = "INVALID_LER_CODE"
@@ -39,8 +46,10 @@ class RejectCode(StrEnum):
     INVALID_UNIT = "INVALID_UNIT"
     TOO_LONG = "TOO_LONG"
     DUPLICATE_ROW_ID = "DUPLICATE_ROW_ID"
+    UNKNOWN_REFERENCE = "UNKNOWN_REFERENCE"
     UNKNOWN_FACILITY = "UNKNOWN_FACILITY"
     UNKNOWN_WASTE_EF = "UNKNOWN_WASTE_EF"
+    PARENT_NOT_LOADED = "PARENT_NOT_LOADED"
     REJECTED_BY_SERVICE = "REJECTED_BY_SERVICE"
 
 
@@ -50,7 +59,12 @@ def empty_rejects() -> pd.DataFrame:
 
 
 def make_rejects(
-    origin: pd.DataFrame, *, column: str, value: pd.Series, code: RejectCode, message: pd.Series
+    origin: pd.DataFrame,
+    *,
+    column: str,
+    value: pd.Series,
+    code: RejectCode | str,
+    message: pd.Series | str,
 ) -> pd.DataFrame:
     """Rejects for the rows of ``origin`` (which holds ``_file``, ``_sheet``, ``_row``)."""
     if origin.empty:
@@ -62,8 +76,10 @@ def make_rejects(
             "row": origin["_row"].to_numpy(dtype="int64"),
             "column": column,
             "value": value.to_numpy(dtype=object),
-            "code": code.value,
-            "message": message.to_numpy(dtype=object),
+            "code": str(code),
+            "message": message.to_numpy(dtype=object)
+            if isinstance(message, pd.Series)
+            else message,
         }
     )
 
@@ -75,58 +91,6 @@ def sort_rejects(rejects: pd.DataFrame) -> pd.DataFrame:
     return frame.sort_values(["file", "sheet", "row", "column"], kind="stable").reset_index(
         drop=True
     )
-
-
-#: Plain-word names for columns in messages.
-LABELS = {
-    "facility": "Facility", "identification_name": "Identification name",
-    "start_date": "Start date", "end_date": "End date", "base_quantity": "Base quantity",
-    "unit": "Unit", "ler_code": "LER code", "rd_code": "RD code", "destination": "Destination",
-    "description": "Description", "client_row_id": "Client row id",
-}  # fmt: skip
-
-
-def explain(
-    code: RejectCode, column: str, value: pd.Series, rows: pd.DataFrame, typed: pd.DataFrame
-) -> pd.Series:
-    """One sentence per rejected cell saying what is wrong and what a good value looks like."""
-    label = LABELS.get(column, column)
-    quoted = "'" + value.astype("str") + "'"
-    if code is RejectCode.DATE_ORDER:
-        start = rows["start_date"].dt.strftime("%Y-%m-%d")
-        end = rows["end_date"].dt.strftime("%Y-%m-%d")
-        return "Start date " + start + " is after end date " + end + "; swap or correct them."
-    if code is RejectCode.TOO_LONG:
-        length = value.str.len().astype("str")
-        return (
-            label + f" must be at most {CLIENT_ROW_ID_MAX} characters; this one has " + length + "."
-        )
-    if code is RejectCode.DUPLICATE_ROW_ID:
-        first = typed.groupby("client_row_id")["_row"].transform("first")[rows.index]
-        return (
-            label
-            + " "
-            + quoted
-            + " is already used by row "
-            + first.astype("str")
-            + ("; give each row its own id.")
-        )
-    sentences = {
-        RejectCode.REQUIRED: (f"{label} is required; this cell is empty.", False),
-        RejectCode.INVALID_NUMBER: (f"{label} must be a number like 12.5 or 12,5; got ", True),
-        RejectCode.NOT_POSITIVE: (f"{label} must be a number greater than 0, got ", True),
-        RejectCode.INVALID_DATE: (
-            f"{label} must be a date like 2026-03-31 or 31/03/2026; got ",
-            True,
-        ),
-        RejectCode.INVALID_LER_CODE: ("LER code must have 6 digits, like 20 01 01; got ", True),
-        RejectCode.INVALID_RD_CODE: ("RD code must be R1 to R13 or D1 to D15, like R3; got ", True),
-        RejectCode.INVALID_UNIT: ("Unit must be kg or t (empty means kg); got ", True),
-    }
-    sentence, with_value = sentences[code]
-    if with_value:
-        return sentence + quoted + "."
-    return pd.Series(sentence, index=value.index, dtype="str")
 
 
 def reject_records(rejects: pd.DataFrame) -> list[dict[str, Any]]:

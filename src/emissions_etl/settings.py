@@ -1,7 +1,8 @@
 """Connection and storage settings, read once at the edge (CLI, flows) and passed down.
 
 Environment variables are the public contract: ``EMISSIONS_API_URL``, ``EMISSIONS_API_KEY``,
-``EMISSIONS_ORGANIZATION_ID``, ``EMISSIONS_CA_FILE``, ``EMISSIONS_WAREHOUSE``.
+``EMISSIONS_ORGANIZATION_ID``, ``EMISSIONS_CA_FILE``, ``EMISSIONS_WAREHOUSE``; for Prefect
+deployments also ``EMISSIONS_INBOX`` and ``EMISSIONS_PROJECT_DIR`` (read when a run starts).
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ class Settings(BaseSettings):
     organization_id: str | None = Field(default=None, description="x-organization-id")
     ca_file: Path | None = Field(default=None, description="CA bundle to verify the service's TLS")
     warehouse: Path = Field(default=DEFAULT_WAREHOUSE, description="DuckDB file")
+    inbox: Path | None = Field(default=None, description="Folder the nightly flow loads")
+    project_dir: Path | None = Field(
+        default=None, description="Folder holding flows/, where deployment runs start"
+    )
 
     def require_api(self) -> tuple[str, SecretStr, str]:
         """The three values a load needs, or a ConfigurationError naming what is missing."""

@@ -18,8 +18,8 @@ import httpx
 
 from emissions_etl import __version__
 from emissions_etl.client._query import chunk_values, timestamp
-from emissions_etl.client.limiter import RateLimitTransport
-from emissions_etl.client.pagination import iter_pages
+from emissions_etl.client.limiter import LimitPolicy, RateLimitTransport
+from emissions_etl.client.pagination import is_last_page, iter_pages
 from emissions_etl.client.problem import error_from_response
 from emissions_etl.client.retry import RetryTransport
 from emissions_etl.errors import ConfigurationError, IngestJobError, TransportError
@@ -40,13 +40,20 @@ class EmissionsClient:
         transport: httpx.BaseTransport | None = None,
         max_attempts: int = 6,
         user_agent: str = f"emissions-etl/{__version__}",
+        policies: Mapping[tuple[str, str], LimitPolicy] | None = None,
+        max_connections: int = 32,
     ) -> None:
         _require_secure(base_url)
-        inner = transport or httpx.HTTPTransport(verify=_tls_context(ca_file))
+        limits = httpx.Limits(
+            max_connections=max_connections, max_keepalive_connections=max_connections
+        )
+        inner = transport or httpx.HTTPTransport(verify=_tls_context(ca_file), limits=limits)
         self._http = httpx.Client(
             base_url=base_url,
             auth=auth,
-            transport=RetryTransport(RateLimitTransport(inner), max_attempts=max_attempts),
+            transport=RetryTransport(
+                RateLimitTransport(inner, policies=policies), max_attempts=max_attempts
+            ),
             timeout=timeout,
             headers={"User-Agent": user_agent},
             follow_redirects=False,
@@ -81,6 +88,38 @@ class EmissionsClient:
         """GET ``path`` and return the decoded JSON object."""
         result: dict[str, Any] = self.request("GET", path, params=params).json()
         return result
+
+    def send_json(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Any:
+        """Send ``body`` as JSON and return the decoded answer (None for an empty 204)."""
+        response = self.request(method, path, params=params, json=body, headers=headers)
+        if response.status_code == 204 or not response.content:
+            return None
+        return response.json()
+
+    def iter_items(
+        self, path: str, params: Mapping[str, Any] | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """Every item of a list endpoint, whatever its shape: a Page or Package page (followed
+        page by page), a bare array, or an object holding one array (``{fuels: [...]}``)."""
+        query = {key: value for key, value in (params or {}).items() if value is not None}
+        first = self.request("GET", path, params={**query, "page": 1, "size": 100}).json()
+        if isinstance(first, list):
+            yield from first
+            return
+        if "items" not in first:
+            yield from next((v for v in first.values() if isinstance(v, list)), [])
+            return
+        yield from first["items"]
+        if len(first["items"]) and not is_last_page(first, 1):
+            yield from iter_pages(self, path, query, start_page=2)
 
     def close(self) -> None:
         self._http.close()

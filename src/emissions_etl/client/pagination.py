@@ -20,21 +20,26 @@ class JsonGetter(Protocol):
 
 
 def iter_pages(
-    client: JsonGetter, path: str, params: Mapping[str, Any] | None = None, *, size: int = 100
+    client: JsonGetter,
+    path: str,
+    params: Mapping[str, Any] | None = None,
+    *,
+    size: int = 100,
+    start_page: int = 1,
 ) -> Iterator[dict[str, Any]]:
     """Yield every item of the list at ``path``, following pages until the last one."""
     query = {key: value for key, value in (params or {}).items() if value is not None}
-    page = 1
+    page = start_page
     while True:
         body = client.get_json(path, {**query, "page": page, "size": min(size, MAX_PAGE_SIZE)})
         items = body.get("items") or []
         yield from items
-        if not items or _is_last(body, page):
+        if not items or is_last_page(body, page):
             return
         page += 1
 
 
-def _is_last(body: Mapping[str, Any], page: int) -> bool:
+def is_last_page(body: Mapping[str, Any], page: int) -> bool:
     if body.get("pages") is not None:
         return page >= int(body["pages"])
     # Package page: no ``pages``; the served size may differ from the requested one.

@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 
 #: Outcomes a run may end with (``running`` while it is under way).
-OUTCOMES = ("running", "succeeded", "partial", "failed", "dry_run")
+OUTCOMES = ("running", "succeeded", "partial", "rejected", "failed", "dry_run", "interrupted")
 
 #: Counters with a column of their own; any other counter is kept in the ``counts`` JSON.
 COUNT_COLUMNS = (
@@ -86,3 +86,14 @@ def run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, Any]:
 
 def _count(counts: Mapping[str, int], name: str) -> int:
     return int(counts.get(name) or 0)
+
+
+def mark_interrupted(con: duckdb.DuckDBPyConnection) -> int:
+    """Runs still ``running`` when a writer opens belong to a process that died (writers are
+    exclusive): they become ``interrupted``. Returns how many."""
+    rows = con.execute(
+        "UPDATE load_runs SET outcome = 'interrupted', finished_at = now(), "
+        "error = 'the process ended before the run finished' "
+        "WHERE outcome = 'running' RETURNING run_id"
+    ).fetchall()
+    return len(rows)

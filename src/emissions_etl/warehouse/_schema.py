@@ -1,6 +1,6 @@
 """Create or upgrade the warehouse schema: versioned, idempotent DDL applied by the writer.
 
-Tables come from numbered migrations (``ddl.sql`` is version 1); views are replaced every time,
+Tables come from numbered migrations (``ddl.sql`` is version 1, ``migration_2.sql`` 2); views are replaced every time,
 so a view that gains a column reaches old files without a migration.
 """
 
@@ -11,9 +11,9 @@ from importlib.resources import files
 import duckdb
 
 #: The newest schema version this code writes.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
-_MIGRATIONS: dict[int, str] = {1: "ddl.sql"}
+_MIGRATIONS: dict[int, str] = {1: "ddl.sql", 2: "migration_2.sql"}
 
 
 def _sql(name: str) -> str:

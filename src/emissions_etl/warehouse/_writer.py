@@ -166,11 +166,13 @@ class WarehouseWriter:
     def add_pending(
         self, resource: str, run_id: str, idempotency_key: str, frame: pd.DataFrame
     ) -> None:
-        """Mark a chunk (source_key, source_hash) as about to be sent under ``idempotency_key``."""
+        """Mark a chunk (source_key, source_hash, optional payload JSON text and remote_id) as
+        about to be sent under ``idempotency_key``."""
         if frame.empty:
             return
         require_columns(frame, ("source_key", "source_hash"), "add_pending")
-        frame = frame[["source_key", "source_hash"]].drop_duplicates("source_key", keep="last")
+        frame = frame.reindex(columns=["source_key", "source_hash", "payload", "remote_id"])
+        frame = frame.drop_duplicates("source_key", keep="last")
         with staged(self._con, frame) as name, transaction(self._con):
             self._con.execute(
                 "DELETE FROM pending_uploads WHERE resource = ? AND idempotency_key = ?",
@@ -179,25 +181,69 @@ class WarehouseWriter:
             self._con.execute(
                 "INSERT INTO pending_uploads BY NAME SELECT ? AS resource, "
                 "? AS idempotency_key, ? AS run_id, CAST(source_key AS VARCHAR) AS source_key, "
-                f"CAST(source_hash AS VARCHAR) AS source_hash, now() AS created_at FROM {name}",
+                "CAST(source_hash AS VARCHAR) AS source_hash, CAST(payload AS JSON) AS payload, "
+                f"CAST(remote_id AS VARCHAR) AS remote_id, now() AS created_at FROM {name}",
                 [resource, idempotency_key, run_id],
             )
 
     def pending(self, resource: str) -> pd.DataFrame:
-        """idempotency_key, run_id, source_key, source_hash, created_at of unlanded chunks."""
+        """idempotency_key, run_id, source_key, source_hash, payload (JSON text), remote_id and
+        created_at of unlanded chunks, oldest first."""
         return fetch_frame(
             self._con.execute(
-                "SELECT idempotency_key, run_id, source_key, source_hash, created_at "
+                "SELECT idempotency_key, run_id, source_key, source_hash, "
+                "CAST(payload AS VARCHAR) AS payload, remote_id, created_at "
                 "FROM pending_uploads WHERE resource = ? ORDER BY created_at, idempotency_key",
                 [resource],
             )
         )
 
-    def clear_pending(self, resource: str, idempotency_key: str) -> None:
-        """The chunk sent under ``idempotency_key`` is landed (or refused): drop its marks."""
+    def clear_pending(self, resource: str, idempotency_keys: str | Sequence[str]) -> None:
+        """The chunks sent under these keys are landed (or refused): drop their marks, in one
+        statement."""
+        keys = [idempotency_keys] if isinstance(idempotency_keys, str) else list(idempotency_keys)
+        if keys:
+            self._con.execute(
+                "DELETE FROM pending_uploads WHERE resource = ? AND idempotency_key IN "
+                "(SELECT unnest(?::VARCHAR[]))",
+                [resource, keys],
+            )
+
+    def mark_interrupted_runs(self) -> int:
+        """Runs left ``running`` by a process that died become ``interrupted``."""
+        return _runs.mark_interrupted(self._con)
+
+    def unsettled_records(self, resource: str, statuses: Sequence[str]) -> pd.DataFrame:
+        """remote_id, source_key and payload of records whose status was not final when last
+        read (so they are read again: no co2e stays stale)."""
+        return fetch_frame(
+            self._con.execute(
+                "SELECT remote_id, source_key, CAST(payload AS VARCHAR) AS payload "
+                "FROM remote_records WHERE resource = ? AND status IN (SELECT unnest(?::VARCHAR[]))",
+                [resource, list(statuses)],
+            )
+        )
+
+    def describe_resource(self, resource: str, *, is_aggregate: bool, description: str) -> None:
+        """Record what the resource's co2e means (the ``emissions`` view's ``is_aggregate``)."""
+        with transaction(self._con):
+            self._con.execute("DELETE FROM resource_catalog WHERE resource = ?", [resource])
+            self._con.execute(
+                "INSERT INTO resource_catalog VALUES (?, ?, ?, now())",
+                [resource, is_aggregate, description],
+            )
+
+    def create_resource_view(self, resource: str, columns: Sequence[tuple[str, str, str]]) -> None:
+        """A view named after ``resource``: its rows of ``emissions`` plus ``columns``
+        (name, SQL type, JSON path) read from the record the service returned."""
+        fields = "".join(
+            f", TRY_CAST(json_extract_string(r.payload, '{path}') AS {sql_type}) AS {quote(name)}"
+            for name, sql_type, path in columns
+        )
         self._con.execute(
-            "DELETE FROM pending_uploads WHERE resource = ? AND idempotency_key = ?",
-            [resource, idempotency_key],
+            f"CREATE OR REPLACE VIEW {quote(resource)} AS SELECT e.* EXCLUDE (resource){fields} "
+            "FROM emissions AS e JOIN remote_records AS r USING (resource, remote_id) "
+            f"WHERE e.resource = '{resource.replace(chr(39), '')}'"
         )
 
     # -- what the service holds now ----------------------------------------------------------

@@ -19,14 +19,17 @@ SELECT
     s.source_sheet,
     s.source_row,
     coalesce(f.name, json_extract_string(s.payload, '$.facility')) AS facility_name,
-    r.remote_updated_at
+    r.remote_updated_at,
+    coalesce(c.is_aggregate, false)                     AS is_aggregate
 FROM remote_records AS r
 LEFT JOIN mapping AS m
     ON m.resource = r.resource AND m.remote_id = r.remote_id
 LEFT JOIN source_rows AS s
     ON s.resource = r.resource AND s.source_key = coalesce(r.source_key, m.source_key)
 LEFT JOIN facilities AS f
-    ON f.facility_id = r.facility_id;
+    ON f.facility_id = r.facility_id
+LEFT JOIN resource_catalog AS c
+    ON c.resource = r.resource;
 
 CREATE OR REPLACE VIEW load_run_summary AS
 SELECT

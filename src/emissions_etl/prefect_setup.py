@@ -1,0 +1,269 @@
+"""``emissions-etl prefect-setup``: make a Prefect server ready to run this project's deployments.
+
+Against the server in ``PREFECT_API_URL`` it creates or updates, and may be run again at will:
+the process work pool ``emissions-etl``, the Secret block ``emissions-api-key``, the variables
+the flows read (``prefect_config.VARIABLES``), then every deployment of ``flows/prefect.yaml``.
+Values come from the current settings (``EMISSIONS_*`` or the command's options); a value not
+given leaves what the server holds untouched. Prefect is imported inside the functions so the
+CLI starts fast.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+import typer
+from pydantic import SecretStr
+
+from emissions_etl.errors import ConfigurationError, EmissionsEtlError
+from emissions_etl.prefect_config import SECRET_BLOCK, VARIABLES
+from emissions_etl.prefect_steps import MARKER, project_directory
+from emissions_etl.settings import Settings
+
+if TYPE_CHECKING:
+    from prefect.client.orchestration import SyncPrefectClient
+
+POOL = "emissions-etl"
+WORKER_COMMAND = f"prefect worker start --pool {POOL}"
+DEPLOY_TIMEOUT = 300.0
+
+Say = Callable[[str], None]
+Outcome = Literal["created", "updated", "unchanged"]
+
+
+def setup_prefect(settings: Settings, *, project_dir: Path, deploy: bool = True, say: Say) -> None:
+    """Work pool, Secret block, variables, deployments; then how to start a worker."""
+    api_url = prefect_api_url()
+    from prefect.client.orchestration import get_client
+
+    with get_client(sync_client=True) as client:
+        if client.api_healthcheck() is not None:
+            raise ConfigurationError(
+                f"no Prefect server answers at PREFECT_API_URL={api_url}: start one with "
+                "`prefect server start`"
+            )
+        say(f"work pool {POOL} (process): {ensure_work_pool(client)}")
+    if settings.api_key is not None:
+        save_api_key(settings.api_key)
+        say(f"Secret block {SECRET_BLOCK}: saved (value not shown)")
+    else:
+        say(f"Secret block {SECRET_BLOCK}: left as it is (no EMISSIONS_API_KEY given)")
+    for variable, value in save_variables(settings).items():
+        say(f"variable {variable} = {value}")
+    if deploy:
+        deploy_all(project_dir, api_url, say=say)
+    from prefect.settings import get_current_settings
+
+    say(f"start a worker (from any folder, with this project's venv): {WORKER_COMMAND}")
+    say(f"the UI: {get_current_settings().ui_url} (Deployments, Flow runs, Blocks, Variables)")
+
+
+def prefect_api_url() -> str:
+    """The configured server; never the ephemeral one, whose scheduler does not run."""
+    from prefect.settings import get_current_settings
+
+    url = get_current_settings().api.url
+    if not url:
+        raise ConfigurationError(
+            "PREFECT_API_URL is not set: start a server (`prefect server start`) and export "
+            "PREFECT_API_URL=http://127.0.0.1:4200/api"
+        )
+    return url
+
+
+def ensure_work_pool(client: SyncPrefectClient, name: str = POOL) -> Outcome:
+    """A process work pool ``name`` that is not paused (its job template is left alone)."""
+    from prefect.client.schemas.actions import WorkPoolCreate, WorkPoolUpdate
+    from prefect.exceptions import ObjectNotFound
+    from prefect.workers.process import ProcessWorker
+
+    try:
+        pool = client.read_work_pool(name)
+    except ObjectNotFound:
+        template = ProcessWorker.get_default_base_job_template()
+        client.create_work_pool(
+            WorkPoolCreate(name=name, type="process", base_job_template=template)
+        )
+        return "created"
+    if pool.type != "process":
+        raise ConfigurationError(
+            f"work pool {name} exists with type {pool.type}: the deployments need a process "
+            f"pool; delete it (`prefect work-pool delete {name}`) and run prefect-setup again"
+        )
+    if pool.is_paused:
+        client.update_work_pool(name, WorkPoolUpdate(is_paused=False))
+        return "updated"
+    return "unchanged"
+
+
+def save_api_key(key: SecretStr) -> None:
+    """The key in the Secret block the flows read (encrypted at rest by the server)."""
+    from prefect.blocks.system import Secret
+
+    Secret(value=key).save(SECRET_BLOCK, overwrite=True)
+
+
+def save_variables(settings: Settings) -> dict[str, str]:
+    """Each variable whose setting was given (env or option), as stored; the rest untouched."""
+    from prefect.variables import Variable
+
+    saved: dict[str, str] = {}
+    for field_name, variable in VARIABLES.items():
+        value = getattr(settings, field_name)
+        if field_name in settings.model_fields_set and value is not None:
+            Variable.set(variable, str(value), overwrite=True)
+            saved[variable] = str(value)
+    return saved
+
+
+def deploy_all(project_dir: Path, api_url: str, *, say: Say) -> None:
+    """``prefect deploy --prefect-file flows/prefect.yaml --all`` from the project folder."""
+    env = {name: value for name, value in os.environ.items() if name != "EMISSIONS_API_KEY"}
+    command = [
+        str(Path(sys.executable).with_name("prefect")),
+        "--no-prompt",
+        "deploy",
+        "--prefect-file",
+        str(MARKER),
+        "--all",
+    ]
+    say(f"deploying: prefect deploy --prefect-file {MARKER} --all (in {project_dir})")
+    done = subprocess.run(
+        command,
+        cwd=project_dir,
+        env={**env, "PREFECT_API_URL": api_url},
+        capture_output=True,
+        text=True,
+        timeout=DEPLOY_TIMEOUT,
+        check=False,
+    )
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+        raise EmissionsEtlError(f"prefect deploy failed (exit {done.returncode}):\n{tail}")
+    for line in describe_deployments():
+        say(line)
+
+
+def describe_deployments(pool: str = POOL) -> list[str]:
+    """One line per deployment of ``pool``: its full name and its schedules."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import WorkPoolFilter, WorkPoolFilterName
+
+    lines = []
+    with get_client(sync_client=True) as client:
+        deployments = client.read_deployments(
+            work_pool_filter=WorkPoolFilter(name=WorkPoolFilterName(any_=[pool]))
+        )
+        for deployment in deployments:
+            flow = client.read_flow(deployment.flow_id)
+            schedules = ", ".join(_schedule_text(s.schedule) for s in deployment.schedules)
+            lines.append(f"deployment {flow.name}/{deployment.name}: {schedules or 'on demand'}")
+    return lines
+
+
+def _schedule_text(schedule: object) -> str:
+    cron, timezone = getattr(schedule, "cron", None), getattr(schedule, "timezone", None)
+    return f"cron {cron} ({timezone or 'UTC'})" if cron else str(schedule)
+
+
+def ensure_global_concurrency_limit(
+    name: str, limit: int, slot_decay_per_second: float | None = None
+) -> Outcome:
+    """An active global concurrency limit shared by every worker, e.g. ``emissions-api-<purpose>``.
+
+    With ``slot_decay_per_second`` it paces (Prefect's ``rate_limit``); without, it caps
+    concurrency. Left for the client's limiter to ask for: nothing creates one yet.
+    """
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.actions import (
+        GlobalConcurrencyLimitCreate,
+        GlobalConcurrencyLimitUpdate,
+    )
+    from prefect.exceptions import ObjectNotFound
+
+    with get_client(sync_client=True) as client:
+        try:
+            current = client.read_global_concurrency_limit_by_name(name)
+        except ObjectNotFound:
+            client.create_global_concurrency_limit(
+                GlobalConcurrencyLimitCreate(
+                    name=name, limit=limit, slot_decay_per_second=slot_decay_per_second, active=True
+                )
+            )
+            return "created"
+        wanted = (limit, slot_decay_per_second or 0.0, True)
+        if (current.limit, current.slot_decay_per_second or 0.0, current.active) == wanted:
+            return "unchanged"
+        client.update_global_concurrency_limit(
+            name,
+            GlobalConcurrencyLimitUpdate(
+                limit=limit, slot_decay_per_second=slot_decay_per_second or 0.0, active=True
+            ),
+        )
+        return "updated"
+
+
+def prefect_setup_command(
+    api_url: Annotated[
+        str | None, typer.Option(help="Service base URL (default: $EMISSIONS_API_URL).")
+    ] = None,
+    api_key: Annotated[
+        str | None,
+        typer.Option(help="API key (default: $EMISSIONS_API_KEY, preferred); never printed."),
+    ] = None,
+    organization_id: Annotated[
+        str | None, typer.Option(help="Organization id (default: $EMISSIONS_ORGANIZATION_ID).")
+    ] = None,
+    ca_file: Annotated[
+        Path | None, typer.Option(help="CA bundle of the service (default: $EMISSIONS_CA_FILE).")
+    ] = None,
+    warehouse: Annotated[
+        Path | None, typer.Option(help="DuckDB file (default: $EMISSIONS_WAREHOUSE).")
+    ] = None,
+    inbox: Annotated[
+        Path | None, typer.Option(help="Nightly inbox folder (default: $EMISSIONS_INBOX).")
+    ] = None,
+    project_dir: Annotated[
+        Path | None,
+        typer.Option(help="Folder holding flows/ (default: $EMISSIONS_PROJECT_DIR, else here)."),
+    ] = None,
+    deploy: Annotated[
+        bool, typer.Option(help="Deploy every deployment of flows/prefect.yaml.")
+    ] = True,
+) -> None:
+    """Work pool, Secret block and variables on the Prefect server in PREFECT_API_URL, then deploy.
+
+    Paths are stored as given: a relative one is resolved from the project folder at run time.
+    """
+    from rich.console import Console
+
+    from emissions_etl.cli import EXIT_FAILED, EXIT_UNUSABLE, fail
+
+    given: dict[str, Any] = {
+        "api_url": api_url,
+        "api_key": api_key,
+        "organization_id": organization_id,
+        "ca_file": ca_file,
+        "warehouse": warehouse,
+        "inbox": inbox,
+        "project_dir": project_dir,
+    }
+    console = Console()
+    try:
+        settings = Settings(**{name: value for name, value in given.items() if value is not None})
+        folder = project_directory(settings)
+        setup_prefect(
+            settings,
+            project_dir=folder,
+            deploy=deploy,
+            say=lambda line: console.print(line, highlight=False, markup=False, soft_wrap=True),
+        )
+    except ConfigurationError as error:
+        raise fail(str(error), EXIT_UNUSABLE) from None
+    except EmissionsEtlError as error:
+        raise fail(str(error), EXIT_FAILED) from None

@@ -1,0 +1,161 @@
+"""Reference lists fetched from the service once per load, to turn the names people write into
+the ids the service wants (facility names, fuels, units, vehicles by plate, employees by e-mail).
+
+A resource declares the lists it needs (``ReferenceList``); the loader fetches them through the
+client and hands the resource a ``References`` to resolve with. A name that does not resolve
+becomes a reject saying what is known instead.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import pandas as pd
+
+from emissions_etl.rejects import RejectCode, empty_rejects, make_rejects
+
+_KNOWN_SHOWN = 6
+
+
+class ListingApi(Protocol):
+    """The client call reference lists need."""
+
+    def iter_items(
+        self, path: str, params: Mapping[str, Any] | None = None
+    ) -> Iterator[dict[str, Any]]: ...
+
+
+@dataclass(frozen=True)
+class ReferenceList:
+    """A list endpoint whose items are matched by any of ``keys`` (case-insensitive).
+
+    ``keys`` are item fields; the item's ``id`` always matches itself. ``scope`` names an item
+    field that qualifies the match (a fuel's ``country``): ``resolve(..., scope=...)`` then
+    prefers the item of that scope and falls back to ``fallback_scope``.
+    """
+
+    name: str
+    path: str
+    keys: tuple[str, ...] = ("name",)
+    params: Mapping[str, Any] = field(default_factory=dict)
+    scope: str | None = None
+    fallback_scope: str | None = None
+    #: Plain words for messages: "facility", "vehicle fuel".
+    label: str = ""
+    #: The items are the organization's facilities: land them in the warehouse's ``facilities``
+    #: table, whose names label every report.
+    directory: bool = False
+
+
+@dataclass
+class ReferenceTable:
+    """The fetched items of one ``ReferenceList`` and their lookup keys."""
+
+    spec: ReferenceList
+    items: list[dict[str, Any]]
+    _lookup: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for item in self.items:
+            item_id = str(item["id"])
+            scope = self._scope_of(item)
+            self._lookup[(scope, _norm(item_id))] = item_id
+            for key in self.spec.keys:
+                value = item.get(key)
+                if value not in (None, ""):
+                    self._lookup.setdefault((scope, _norm(value)), item_id)
+
+    def _scope_of(self, item: Mapping[str, Any]) -> str:
+        return _norm(item.get(self.spec.scope, "")) if self.spec.scope else ""
+
+    def resolve(self, values: pd.Series, scope: pd.Series | None = None) -> pd.Series:
+        """Ids for ``values`` (NA where unknown or empty), preferring the row's ``scope``."""
+        keys = values.astype("str").fillna("").map(_norm)
+        scopes = (
+            scope.astype("str").fillna("").map(_norm)
+            if scope is not None and self.spec.scope
+            else pd.Series("", index=values.index)
+        )
+        fallback = _norm(self.spec.fallback_scope or "")
+        resolved = [
+            self._lookup.get((s, k)) or self._lookup.get((fallback, k)) if k else None
+            for k, s in zip(keys, scopes, strict=True)
+        ]
+        return pd.Series(resolved, index=values.index, dtype="str")
+
+    def known_names(self) -> list[str]:
+        """The names people may write (first key of each item), sorted."""
+        if not self.spec.keys:
+            return []
+        key = self.spec.keys[0]
+        return sorted({str(item.get(key)) for item in self.items if item.get(key)})
+
+    def field_of(self, item_id: str, name: str) -> Any:
+        """A field of the item with ``item_id`` (None when unknown)."""
+        for item in self.items:
+            if str(item["id"]) == item_id:
+                return item.get(name)
+        return None
+
+
+class References(Mapping[str, ReferenceTable]):
+    """The reference tables of one load, by ``ReferenceList.name``."""
+
+    def __init__(self, tables: Iterable[ReferenceTable] = ()) -> None:
+        self._tables = {table.spec.name: table for table in tables}
+
+    def __getitem__(self, name: str) -> ReferenceTable:
+        return self._tables[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tables)
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+
+def fetch_references(api: ListingApi, lists: Sequence[ReferenceList]) -> References:
+    """Every declared list, read once from the service."""
+    return References(
+        ReferenceTable(spec, list(api.iter_items(spec.path, dict(spec.params)))) for spec in lists
+    )
+
+
+def unknown_rejects(
+    rows: pd.DataFrame,
+    *,
+    column: str,
+    headers: Mapping[str, str],
+    table: ReferenceTable,
+    code: RejectCode = RejectCode.UNKNOWN_REFERENCE,
+    hint: str = "",
+) -> pd.DataFrame:
+    """A reject per row whose ``column`` names nothing in ``table``, listing what is known."""
+    if rows.empty:
+        return empty_rejects()
+    label = table.spec.label or table.spec.name
+    known = table.known_names()
+    shown = ", ".join(known[:_KNOWN_SHOWN]) + (", ..." if len(known) > _KNOWN_SHOWN else "")
+    lowered = {name.lower(): name for name in known}
+    messages: dict[str, str] = {}
+    values = rows[column].astype("str").fillna("")
+    for value in values.unique():
+        close = difflib.get_close_matches(value.strip().lower(), list(lowered), n=1, cutoff=0.75)
+        maybe = f" Did you mean '{lowered[close[0]]}'?" if close else ""
+        messages[value] = (
+            f"No {label} '{value}' in this organization; known: {shown or 'none'}.{maybe}{hint}"
+        )
+    return make_rejects(
+        rows,
+        column=headers.get(column, column),
+        value=values,
+        code=code,
+        message=values.map(messages),
+    )
+
+
+def _norm(value: Any) -> str:
+    return " ".join(str(value).split()).lower()

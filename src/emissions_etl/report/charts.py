@@ -1,0 +1,191 @@
+"""The report's plotly charts, each as an HTML fragment that expects plotly.js on the page.
+
+plotly.js itself is not in these fragments: the page inlines it once (``html.py``), so the
+file opens with no network. Text from the data (file names, facility names, codes) is
+entity-escaped before it reaches plotly.js, which would otherwise read ``<b>`` or ``<a>`` in a
+label as markup; plotly.js turns the entities back into the literal characters.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from pathlib import PurePosixPath
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from emissions_etl.report.colours import resource_colour, resource_label, resource_order
+
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
+#: Shown on every chart: no plotly logo; the PNG download works offline.
+CONFIG: dict[str, Any] = {
+    "displaylogo": False,
+    "responsive": True,
+    "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
+}
+NO_FACILITY = "(no facility)"
+NOT_FROM_A_FILE = "(not from a file)"
+BAR_ROW_HEIGHT = 30
+
+
+def plot_text(value: Any) -> str:
+    """A data value as plotly.js label text: ``<``, ``>`` and ``&`` as entities."""
+    return html.escape(str(value), quote=False)
+
+
+def month_chart(by_month: pd.DataFrame, unit: str, divisor: float) -> str:
+    """co2e by activity month, one stacked bar segment per resource."""
+    figure = go.Figure()
+    for resource in resource_order(list(by_month["resource"].unique())):
+        rows = by_month[by_month["resource"] == resource]
+        figure.add_bar(
+            x=pd.to_datetime(rows["month"]),
+            y=rows["co2e_kg"] / divisor,
+            name=resource_label(resource),
+            marker_color=resource_colour(resource),
+            customdata=rows["records"].astype(int),
+            xperiod="M1",
+            xperiodalignment="middle",
+            hovertemplate=f"%{{x|%B %Y}}<br>%{{y:,.2f}} {unit} co2e"
+            "<br>%{customdata:,} records<extra>%{fullData.name}</extra>",
+        )
+    months = by_month["month"].nunique()
+    figure.update_layout(barmode="stack", height=380)
+    # Labels centred under each month's bar, every month while they fit.
+    figure.update_xaxes(
+        tickformat="%b %Y", ticklabelmode="period", dtick="M1" if months <= 18 else None
+    )
+    figure.update_yaxes(title_text=f"co2e ({unit})", tickformat=",")
+    return _fragment(figure, "chart-by-month")
+
+
+def facility_chart(by_facility: pd.DataFrame, unit: str, divisor: float) -> str:
+    """co2e by facility (largest first, the rest as one bar), stacked by resource."""
+    frame = by_facility.assign(label=[_facility_label(row) for row in _rows(by_facility)])
+    return _ranked_bars(
+        frame, unit, divisor, "chart-by-facility", hover_label=lambda row: row["label"]
+    )
+
+
+def sources_chart(top_sources: pd.DataFrame, unit: str, divisor: float) -> str:
+    """The source files whose records weigh most in co2e, stacked by resource."""
+    names = _short_names(top_sources["source_file"])
+    frame = top_sources.assign(label=[names[_key(f)] for f in top_sources["source_file"]])
+    return _ranked_bars(
+        frame,
+        unit,
+        divisor,
+        "chart-top-sources",
+        hover_label=lambda row: _key(row["source_file"]) or NOT_FROM_A_FILE,
+    )
+
+
+def rejects_chart(rejects_by_code: pd.DataFrame) -> str:
+    """Rejected cells by code (latest run of each file), stacked by resource."""
+    totals = rejects_by_code.groupby("code")["cells"].sum()
+    totals = totals.sort_values(ascending=False, kind="stable")
+    figure = go.Figure()
+    for resource in resource_order(list(rejects_by_code["resource"].unique())):
+        rows = rejects_by_code[rejects_by_code["resource"] == resource]
+        figure.add_bar(
+            y=[plot_text(code) for code in rows["code"]],
+            x=rows["cells"],
+            orientation="h",
+            name=resource_label(resource),
+            marker_color=resource_colour(resource),
+            customdata=rows["rows"],
+            hovertemplate="%{y}<br>%{x:,} cells in %{customdata:,} rows"
+            "<extra>%{fullData.name}</extra>",
+        )
+    order = [plot_text(code) for code in totals.index]
+    figure.update_layout(barmode="stack", height=_bars_height(len(order)))
+    figure.update_yaxes(categoryorder="array", categoryarray=order, autorange="reversed")
+    # Counts: whole-number ticks only (every one while the longest bar is short).
+    figure.update_xaxes(
+        title_text="rejected cells", tickformat=",d", dtick=1 if totals.max() <= 10 else None
+    )
+    return _fragment(figure, "chart-rejects-by-code")
+
+
+def _ranked_bars(
+    frame: pd.DataFrame,
+    unit: str,
+    divisor: float,
+    div_id: str,
+    *,
+    hover_label: Callable[[pd.Series], str],
+) -> str:
+    """Horizontal bars, one per ``label`` in ``rank`` order, stacked by resource."""
+    order = list(dict.fromkeys(frame.sort_values("rank")["label"]))
+    figure = go.Figure()
+    for resource in resource_order(list(frame["resource"].unique())):
+        rows = frame[frame["resource"] == resource]
+        figure.add_bar(
+            y=rows["label"],
+            x=rows["co2e_kg"] / divisor,
+            orientation="h",
+            name=resource_label(resource),
+            marker_color=resource_colour(resource),
+            customdata=[
+                [plot_text(hover_label(row)), int(row["records"])] for _, row in rows.iterrows()
+            ],
+            hovertemplate=f"%{{customdata[0]}}<br>%{{x:,.2f}} {unit} co2e"
+            "<br>%{customdata[1]:,} records<extra>%{fullData.name}</extra>",
+        )
+    figure.update_layout(barmode="stack", height=_bars_height(len(order)))
+    figure.update_yaxes(categoryorder="array", categoryarray=order, autorange="reversed")
+    figure.update_xaxes(title_text=f"co2e ({unit})", tickformat=",")
+    return _fragment(figure, div_id)
+
+
+def _fragment(figure: go.Figure, div_id: str) -> str:
+    figure.update_layout(
+        template="plotly_white",
+        font={"family": FONT, "size": 13, "color": "#1f2933"},
+        separators=".,",
+        margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        # Same order as the code lists resources, not plotly's reversed order for stacks.
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0, "traceorder": "normal"},
+        hoverlabel={"font": {"family": FONT}},
+        bargap=0.25,
+    )
+    figure.update_xaxes(automargin=True)
+    figure.update_yaxes(automargin=True)
+    return figure.to_html(full_html=False, include_plotlyjs=False, div_id=div_id, config=CONFIG)
+
+
+def _bars_height(bars: int) -> int:
+    return max(220, 110 + BAR_ROW_HEIGHT * bars)
+
+
+def _rows(frame: pd.DataFrame) -> list[pd.Series]:
+    return [row for _, row in frame.iterrows()]
+
+
+def _facility_label(row: pd.Series) -> str:
+    if bool(row["is_other"]):
+        return f"other ({int(row['others']):,} facilities)"
+    return plot_text(row["facility"]) if pd.notna(row["facility"]) else NO_FACILITY
+
+
+def _key(source_file: Any) -> str:
+    return "" if pd.isna(source_file) else str(source_file)
+
+
+def _short_names(source_files: pd.Series) -> dict[str, str]:
+    """File name only, unless two files share it: then the path as written."""
+    paths = list(dict.fromkeys(_key(f) for f in source_files))
+    names = [PurePosixPath(p.replace("\\", "/")).name for p in paths]
+    return {
+        path: NOT_FROM_A_FILE if not path else plot_text(path if names.count(name) > 1 else name)
+        for path, name in zip(paths, names, strict=True)
+    }
+
+
+def plotly_bundle() -> str:
+    """plotly.js itself (about 4.8 MB), to inline once in the page's head."""
+    from plotly.offline import get_plotlyjs
+
+    return get_plotlyjs()

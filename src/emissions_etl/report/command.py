@@ -1,0 +1,63 @@
+"""``emissions-etl report``: the warehouse as one HTML page (registered by ``cli.py``).
+
+Imports nothing heavy at module level: the CLI imports this module on every start, and plotly
+is loaded only when a report is actually written. Exit codes as the CLI's: 0 written (also for
+an empty warehouse), 2 no warehouse file or the page cannot be written, 3 the warehouse
+cannot be read (a load holds it, or it is not a DuckDB file).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+EXIT_UNUSABLE, EXIT_FAILED = 2, 3
+
+
+def report_command(
+    out: Annotated[Path, typer.Option("--out", help="HTML file to write (replaced whole).")],
+    warehouse: Annotated[
+        Path | None,
+        typer.Option(
+            "--warehouse",
+            help="DuckDB file to report on (default: $EMISSIONS_WAREHOUSE, else warehouse.duckdb).",
+        ),
+    ] = None,
+) -> None:
+    """Write one self-contained HTML page: co2e by month, facility and source, runs, rejects."""
+    from pydantic import ValidationError
+
+    from emissions_etl.errors import EmissionsEtlError, InputError
+    from emissions_etl.report import write_report
+    from emissions_etl.settings import Settings
+
+    try:
+        path = warehouse if warehouse is not None else Settings().warehouse
+        summary = write_report(path, out)
+    except (InputError, ValidationError) as error:
+        _fail(_one_line(error), EXIT_UNUSABLE)
+    except OSError as error:
+        _fail(f"cannot write {out}: {error.strerror or error}", EXIT_UNUSABLE)
+    except EmissionsEtlError as error:
+        _fail(_one_line(error), EXIT_FAILED)
+    if summary.empty:
+        typer.echo(f"{out}: nothing is loaded in {path} yet (the page says so)")
+    else:
+        typer.echo(
+            f"{out}: {summary.records:,} records, {summary.co2e_kg:,.1f} kg co2e, "
+            f"{summary.runs:,} runs, {summary.open_rejects:,} open rejects "
+            f"({summary.bytes / 1_000_000:.1f} MB)"
+        )
+
+
+def _fail(message: str, code: int) -> None:
+    """One line on stderr, then exit with ``code`` (never a traceback)."""
+    typer.secho(f"error: {message}", err=True, fg=typer.colors.RED)
+    raise typer.Exit(code)
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

@@ -1,0 +1,83 @@
+"""``write_report``: read the warehouse, render the page, write it atomically."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from emissions_etl.errors import SourceNotFoundError
+from emissions_etl.report import numbers
+from emissions_etl.report.html import render
+from emissions_etl.report.queries import read_report_data
+from emissions_etl.warehouse import Warehouse
+
+
+@dataclass(frozen=True)
+class ReportSummary:
+    """What a written report holds, for the command's one-line answer and for tests."""
+
+    path: Path
+    bytes: int
+    records: int
+    co2e_kg: float
+    first_date: dt.date | None
+    last_date: dt.date | None
+    runs: int
+    open_rejects: int
+    charts: int
+    generated_at: dt.datetime
+
+    @property
+    def empty(self) -> bool:
+        """The warehouse had nothing in it: the page says so and has no chart."""
+        return self.records == 0 and self.runs == 0 and self.open_rejects == 0
+
+
+def write_report(warehouse: Warehouse | Path | str, out: Path | str) -> ReportSummary:
+    """Write the HTML report of ``warehouse`` to ``out`` (replaced whole, never half-written).
+
+    Raises SourceNotFoundError when there is no warehouse file, WarehouseError when it cannot
+    be read (locked by a load, not a DuckDB file), OSError when ``out`` cannot be written.
+    """
+    warehouse = warehouse if isinstance(warehouse, Warehouse) else Warehouse(warehouse)
+    if not warehouse.path.is_file():
+        raise SourceNotFoundError(str(warehouse.path), "no warehouse file here")
+    data = read_report_data(warehouse)
+    generated_at = numbers.now_utc()
+    page = render(data, warehouse_name=warehouse.path.name, generated_at=generated_at)
+    out = Path(out)
+    encoded = page.html.encode("utf-8")
+    _write_atomically(out, encoded)
+    headline = data.headline
+    return ReportSummary(
+        path=out,
+        bytes=len(encoded),
+        records=data.records,
+        co2e_kg=data.co2e_kg,
+        first_date=_date(headline["first_date"]),
+        last_date=_date(headline["last_date"]),
+        runs=data.runs,
+        open_rejects=data.open_rejects,
+        charts=page.charts,
+        generated_at=generated_at,
+    )
+
+
+def _write_atomically(out: Path, content: bytes) -> None:
+    """A reader (a browser refreshing) sees the old page or the new one, never half of it."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(f".{out.name}.partial")
+    try:
+        partial.write_bytes(content)
+        os.replace(partial, out)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _date(value: Any) -> dt.date | None:
+    return None if numbers.is_missing(value) else pd.Timestamp(value).date()

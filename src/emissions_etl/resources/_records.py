@@ -1,0 +1,17 @@
+"""Small helpers resource modules share when they turn valid rows into API records."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from emissions_etl.sources.frames import ORIGIN_COLUMNS
+
+#: Columns that ride along with every record: where the row came from, its key and hash.
+CARRIED_COLUMNS = (*ORIGIN_COLUMNS, "source_key", "source_hash")
+
+
+def keep_origin(records: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """``records`` (built from ``rows``, same index) with the carried columns, reindexed 0..n."""
+    for name in CARRIED_COLUMNS:
+        records[name] = rows[name].to_numpy()
+    return records.reset_index(drop=True)

@@ -1,0 +1,81 @@
+"""Signing secrets of the endpoints we created, kept for the next run in a 0600 JSON file.
+
+The service shows an endpoint's secret only in the create response (interface: Webhook
+endpoint), so losing it means deleting and recreating the endpoint. The file maps endpoint id to
+``{url, secret}``; it is written whole to a temporary file created 0600 and renamed over the old
+one, so a crash leaves the previous version and nothing is ever readable by others.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from pydantic import SecretStr
+
+from emissions_etl.errors import ConfigurationError
+
+logger = logging.getLogger("emissions_etl.webhooks")
+
+_FORMAT_VERSION = 1
+
+
+class SecretStore:
+    """Endpoint id → signing secret, in one file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def get(self, endpoint_id: str) -> SecretStr | None:
+        entry = self._read().get(endpoint_id)
+        secret = entry.get("secret") if isinstance(entry, dict) else None
+        return SecretStr(secret) if isinstance(secret, str) and secret else None
+
+    def put(self, endpoint_id: str, url: str, secret: SecretStr) -> None:
+        endpoints = self._read()
+        endpoints[endpoint_id] = {"url": url, "secret": secret.get_secret_value()}
+        self._write(endpoints)
+
+    def forget(self, endpoint_id: str) -> None:
+        endpoints = self._read()
+        if endpoints.pop(endpoint_id, None) is not None:
+            self._write(endpoints)
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            mode = self.path.stat().st_mode
+        except FileNotFoundError:
+            return {}
+        if mode & (stat.S_IRWXG | stat.S_IRWXO):
+            logger.warning("%s was readable by others: permissions reset to 0600", self.path)
+            os.chmod(self.path, 0o600)
+        try:
+            document = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            # Unreadable: its secrets are lost; registration recreates the endpoint.
+            logger.warning("%s cannot be read (%s): ignored", self.path, type(exc).__name__)
+            return {}
+        endpoints = document.get("endpoints") if isinstance(document, dict) else None
+        return dict(endpoints) if isinstance(endpoints, dict) else {}
+
+    def _write(self, endpoints: dict[str, Any]) -> None:
+        document = {"version": _FORMAT_VERSION, "endpoints": endpoints}
+        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temporary.unlink(missing_ok=True)
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                json.dump(document, file, indent=2)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, self.path)
+        except OSError as exc:
+            temporary.unlink(missing_ok=True)
+            raise ConfigurationError(
+                f"cannot keep the webhook secret in {self.path}: {exc.strerror or exc}"
+            ) from exc

@@ -1,0 +1,188 @@
+"""What every write strategy shares: the plan of a batch, its payloads, and how a service refusal
+becomes a reject at the row and column a person can fix."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+import pandas as pd
+
+from emissions_etl.errors import ApiStatusError
+from emissions_etl.rejects import REJECT_COLUMNS, RejectCode, empty_rejects
+from emissions_etl.resources import ResourceSpec
+from emissions_etl.stages import StageClock
+
+
+class WriteApi(Protocol):
+    """What writers ask of the service (``EmissionsClient`` provides it)."""
+
+    def send_json(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Any: ...
+
+    def iter_items(
+        self, path: str, params: Mapping[str, Any] | None = None
+    ) -> Iterator[dict[str, Any]]: ...
+
+    def wait_for_ingest_job(self, job_id: str) -> dict[str, Any]: ...
+
+
+class JobCompletion(Protocol):
+    """Waits for an ingest job to finish (by polling, or by the service's signed webhook)."""
+
+    def wait(self, job_id: str) -> dict[str, Any]: ...
+
+
+@dataclass
+class WriteContext:
+    """One resource's writes in one load run."""
+
+    api: WriteApi
+    writer: Any  # WarehouseWriter (the warehouse is not imported by writers)
+    spec: ResourceSpec
+    run_id: str
+    clock: StageClock
+    completion: JobCompletion
+    #: Seconds to wait for records the service calculates later (then the next run reads them).
+    settle_seconds: float = 60.0
+
+
+@dataclass
+class ChangePlan:
+    """What a batch of records means for the service, given what it already holds."""
+
+    new: pd.DataFrame
+    #: Changed rows with the ``remote_id`` of the record they replace or update.
+    changed: pd.DataFrame
+    unchanged: int
+
+    @property
+    def to_send(self) -> pd.DataFrame:
+        return pd.concat([self.new, self.changed.drop(columns="remote_id")], ignore_index=True)
+
+
+@dataclass
+class WriteResult:
+    """Counts and side products of writing one batch."""
+
+    sent: int = 0
+    loaded: int = 0
+    failed: int = 0
+    deleted: int = 0
+    co2e_kg: float = 0.0
+    jobs: list[dict[str, Any]] = field(default_factory=list)
+    rejects: list[pd.DataFrame] = field(default_factory=list)
+
+    def add(self, other: WriteResult) -> None:
+        self.sent += other.sent
+        self.loaded += other.loaded
+        self.failed += other.failed
+        self.deleted += other.deleted
+        self.co2e_kg += other.co2e_kg
+        self.jobs += other.jobs
+        self.rejects += other.rejects
+
+
+def plan_changes(records: pd.DataFrame, mapping: pd.DataFrame) -> ChangePlan:
+    """Split ``records`` into new, changed (with their remote id) and unchanged, by
+    ``source_key`` and ``source_hash``."""
+    known = mapping[["source_key", "remote_id", "source_hash"]].rename(
+        columns={"source_hash": "_known_hash"}
+    )
+    merged = records.merge(known, how="left", on="source_key")
+    mapped = merged["remote_id"].notna().to_numpy()
+    unchanged = mapped & (merged["source_hash"] == merged["_known_hash"]).to_numpy()
+    changed = mapped & ~unchanged
+    return ChangePlan(
+        new=records.loc[~mapped].reset_index(drop=True),
+        changed=merged.loc[changed].drop(columns="_known_hash").reset_index(drop=True),
+        unchanged=int(unchanged.sum()),
+    )
+
+
+def to_payload(chunk: pd.DataFrame, spec: ResourceSpec) -> list[dict[str, Any]]:
+    """Chunk rows as API records: dates as ISO strings, missing optional fields left out,
+    numpy scalars as plain Python values."""
+    fields = [name for name in spec.record_fields if name in chunk.columns]
+    frame = chunk[fields].copy()
+    for name in spec.date_fields:
+        if name in frame.columns:
+            frame[name] = pd.to_datetime(frame[name]).dt.strftime("%Y-%m-%d")
+    frame = frame.astype(object).where(frame.notna(), None)
+    return [
+        {str(key): _plain(value) for key, value in row.items() if value is not None}
+        for row in frame.to_dict("records")
+    ]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def payload_json(payloads: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Each payload as compact JSON with sorted keys (stored with a pending write)."""
+    return [json.dumps(p, sort_keys=True, separators=(",", ":"), default=str) for p in payloads]
+
+
+def iter_chunks(frame: pd.DataFrame, size: int) -> Iterator[pd.DataFrame]:
+    """Consecutive slices of at most ``size`` rows."""
+    for start in range(0, len(frame), size):
+        yield frame.iloc[start : start + size].reset_index(drop=True)
+
+
+def rejects_at(
+    rows: pd.DataFrame, spec: ResourceSpec, entries: Sequence[tuple[int, str, str, str]]
+) -> pd.DataFrame:
+    """Rejects for ``(position in rows, api field, service code, service message)`` entries,
+    at the spreadsheet column a person fixes."""
+    headers: dict[str, str] = dict(rows.attrs.get("headers", {}))
+    out = []
+    for position, api_field, code, message in entries:
+        if not 0 <= position < len(rows):
+            continue
+        source = rows.iloc[position]
+        column = spec.input_column_of_field.get(api_field, api_field)
+        value = source.get(api_field, source.get(column, ""))
+        out.append(
+            {
+                "file": source["_file"],
+                "sheet": source["_sheet"],
+                "row": int(source["_row"]),
+                "column": headers.get(column, column) if column else "",
+                "value": "" if value is None or value is pd.NA else str(value),
+                "code": RejectCode.REJECTED_BY_SERVICE.value,
+                "message": f"The service refused this row ({code}): {message}",
+            }
+        )
+    return pd.DataFrame(out, columns=list(REJECT_COLUMNS)) if out else empty_rejects()
+
+
+def refusal_entries(error: ApiStatusError) -> list[tuple[str, str, str]]:
+    """(api field, code, message) of a record the service refused: the v1 validation list,
+    the v2 problem ``errors``, or the one ``{detail, code}``."""
+    if error.errors:
+        return [
+            (_field_of(entry), str(entry.get("code") or error.code or entry.get("type") or ""),
+             str(entry.get("message") or entry.get("msg") or error.detail))
+            for entry in error.errors
+        ]  # fmt: skip
+    return [("", str(error.code or error.status), error.detail)]
+
+
+def _field_of(entry: Mapping[str, Any]) -> str:
+    if entry.get("field"):
+        return str(entry["field"])
+    location = [part for part in entry.get("loc") or () if part not in ("body",)]
+    return str(location[-1]) if location and isinstance(location[-1], str) else ""

@@ -1,0 +1,126 @@
+"""v1 bulk with per-record results: chunks of at most 5,000 in ``{records, options}``, at most
+``in_flight`` requests at once (interface: Limits, 10 per key and endpoint), ``results[]`` and
+``errors[]`` mapped back to the source rows by index.
+
+The service keeps its own dedup or upsert key for these records (logistics: ``movement_id`` +
+``movement_stretch``; recharges: country, date, quantity, plate), so sending a chunk twice
+updates instead of duplicating; pending marks still let the next run adopt what a killed run
+created. A changed row's old record is removed with the batch delete first.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pandas as pd
+
+from emissions_etl.errors import NotFoundError
+from emissions_etl.readback import remote_frame
+from emissions_etl.resources import PerRecordBulk
+from emissions_etl.writing._context import (
+    ChangePlan,
+    WriteContext,
+    WriteResult,
+    iter_chunks,
+    payload_json,
+    rejects_at,
+    to_payload,
+)
+from emissions_etl.writing.recovery import recover_by_listing
+
+
+class BulkResultsWriter:
+    """Writes one resource's records through a v1 bulk endpoint."""
+
+    def __init__(self, context: WriteContext, strategy: PerRecordBulk) -> None:
+        self.context = context
+        self.strategy = strategy
+
+    def write(self, plan: ChangePlan, *, dry_run: bool = False) -> WriteResult:
+        """Delete the old records of changed rows, then send every new or changed row."""
+        result = WriteResult()
+        if dry_run:
+            return result
+        if not plan.changed.empty:
+            result.deleted = self._delete(plan.changed["remote_id"].astype(str).tolist())
+        records = plan.to_send
+        records.attrs = plan.new.attrs or plan.changed.attrs
+        chunks = list(iter_chunks(records, self.strategy.chunk_size))
+        with self.context.clock.stage("upload"), ThreadPoolExecutor(
+            self.strategy.in_flight, thread_name_prefix="bulk"
+        ) as pool:
+            answers = list(pool.map(self._send, [self._mark(chunk) for chunk in chunks]))
+        with self.context.clock.stage("land"):
+            for chunk, (key, answer) in zip(chunks, answers, strict=True):
+                chunk.attrs = records.attrs
+                result.add(self._land(chunk, key, answer))
+        return result
+
+    def _mark(self, chunk: pd.DataFrame) -> tuple[str, list[dict[str, Any]]]:
+        ctx = self.context
+        payloads = to_payload(chunk, ctx.spec)
+        key = f"{ctx.run_id}:{chunk['source_key'].iloc[0]}"
+        marks = chunk[["source_key", "source_hash"]].assign(payload=payload_json(payloads))
+        ctx.writer.add_pending(ctx.spec.name, ctx.run_id, key, marks)
+        return key, payloads
+
+    def _send(self, marked: tuple[str, list[dict[str, Any]]]) -> tuple[str, dict[str, Any]]:
+        key, payloads = marked
+        body = {"records": payloads, "options": {"continue_on_error": True}}
+        answer: dict[str, Any] = self.context.api.send_json("POST", self.strategy.bulk_path, body)
+        return key, {**answer, "_payloads": payloads}
+
+    def _land(self, chunk: pd.DataFrame, key: str, answer: dict[str, Any]) -> WriteResult:
+        ctx, result = self.context, WriteResult(sent=len(chunk))
+        payloads = answer["_payloads"]
+        entries = [
+            (int(e["index"]), _field(e), str(e.get("code") or ""), str(e.get("detail") or e))
+            for e in answer.get("errors") or ()
+            if isinstance(e.get("index"), int)
+        ]
+        if entries:
+            result.rejects.append(rejects_at(chunk, ctx.spec, entries))
+        created = [r for r in answer.get("results") or () if isinstance(r.get("index"), int)]
+        if created:
+            # Results carry the essential fields; the record sent fills in the rest.
+            items = [{**payloads[r["index"]], **r} for r in created]
+            keys = {str(r["id"]): str(chunk["source_key"].iloc[r["index"]]) for r in created}
+            remote = remote_frame(items, ctx.spec, keys)
+            hashes = dict(zip(chunk["source_key"], chunk["source_hash"], strict=True))
+            mapping = remote[["source_key", "remote_id"]].assign(
+                source_hash=remote["source_key"].map(hashes), ingest_job_id=None
+            )
+            ctx.writer.upsert_mapping(ctx.spec.name, mapping)
+            ctx.writer.land_remote_records(ctx.spec.name, remote)
+            result.loaded += len(mapping)
+            result.failed += int((remote["status"] == "error").sum())
+            result.co2e_kg += float(remote["co2e_kg"].fillna(0).sum())
+        ctx.writer.clear_pending(ctx.spec.name, key)
+        return result
+
+    def _delete(self, ids: list[str]) -> int:
+        """Batch delete is all or nothing: when an id is already gone, delete one by one."""
+        ctx, path, field = self.context, self.strategy.batch_delete_path, self.strategy.delete_field
+        try:
+            ctx.api.send_json("POST", path, {field: ids})
+        except NotFoundError:
+            for remote_id in ids:
+                try:
+                    ctx.api.send_json("POST", path, {field: [remote_id]})
+                except NotFoundError:
+                    pass
+        ctx.writer.remove_remote_records(ctx.spec.name, ids)
+        return len(ids)
+
+    def recover(self) -> int:
+        """Adopt what a killed run created (see ``recovery``)."""
+        return recover_by_listing(self.context)
+
+
+def _field(entry: dict[str, Any]) -> str:
+    nested = entry.get("errors") or []
+    if nested and isinstance(nested[0], dict):
+        location = [part for part in nested[0].get("loc") or () if isinstance(part, str)]
+        return location[-1] if location else ""
+    return str(entry.get("field") or "")

@@ -1,0 +1,186 @@
+"""v2 bulk ingest jobs: chunks of at most 5,000 with a content-derived ``Idempotency-Key``, each
+job followed to its end, its records mapped back to the rows by ``client_row_id``.
+
+A changed row replaces its record (delete job, then create). Chunks are marked pending in the
+warehouse *before* they are sent, so a crash between upload and landing is repaired by the next
+run (``recover``): the records that exist are found by ``client_row_id`` and adopted.
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pandas as pd
+
+from emissions_etl.errors import ValidationFailedError
+from emissions_etl.idempotency import idempotency_key
+from emissions_etl.readback import READ_THREADS, remote_frame, settle
+from emissions_etl.resources import IngestJobBulk
+from emissions_etl.writing._context import (
+    ChangePlan,
+    WriteContext,
+    WriteResult,
+    iter_chunks,
+    rejects_at,
+    to_payload,
+)
+
+#: ``client_row_id`` values per recovery look-up, so the query string stays well under 8 KB.
+RECOVERY_KEYS_PER_REQUEST = 100
+
+
+class IngestJobWriter:
+    """Writes one resource's records through v2 bulk ingest jobs."""
+
+    def __init__(self, context: WriteContext, strategy: IngestJobBulk) -> None:
+        self.context = context
+        self.strategy = strategy
+
+    def write(self, plan: ChangePlan, *, dry_run: bool = False) -> WriteResult:
+        """Send new and changed rows; a changed row's old record is deleted first."""
+        if dry_run:
+            return self._validate_remotely(plan.to_send)
+        result = WriteResult()
+        if not plan.changed.empty:
+            result.deleted = self._delete(plan.changed["remote_id"].astype(str).tolist())
+            ctx = self.context
+            ctx.writer.delete_mapping(ctx.spec.name, plan.changed["source_key"].tolist())
+            ctx.writer.remove_remote_records(ctx.spec.name, plan.changed["remote_id"].tolist())
+        accepted = []
+        for chunk in iter_chunks(plan.to_send, self.strategy.chunk_size):
+            with self.context.clock.stage("upload"):
+                accepted.extend(self._send_chunk(chunk, result))
+        for key, chunk, job in accepted:
+            with self.context.clock.stage("calculate"):
+                finished = self.context.completion.wait(str(job["id"]))
+            result.jobs.append(finished)
+            with self.context.clock.stage("land"):
+                self._land_job(key, chunk, finished, result)
+        return result
+
+    def _send_chunk(
+        self, chunk: pd.DataFrame, result: WriteResult
+    ) -> list[tuple[str, pd.DataFrame, dict[str, Any]]]:
+        """POST one chunk; on a whole-request 422, reject the named rows and send the rest."""
+        ctx = self.context
+        while not chunk.empty:
+            payload = to_payload(chunk, ctx.spec)
+            key = idempotency_key(ctx.spec.name, "create", payload)
+            pending = chunk[["source_key", "source_hash"]]
+            ctx.writer.add_pending(ctx.spec.name, ctx.run_id, key, pending)
+            try:
+                job = ctx.api.send_json(
+                    "POST",
+                    self.strategy.create_path,
+                    {"records": payload},
+                    headers={"Idempotency-Key": key},
+                )
+            except ValidationFailedError as error:
+                ctx.writer.clear_pending(ctx.spec.name, key)
+                refused = self._refused(chunk, error)
+                if refused.empty:
+                    raise  # the service refused the request for a reason no row explains
+                result.rejects.append(refused)
+                bad = {int(entry["index"]) for entry in error.errors if entry.get("index") is not None}
+                chunk = chunk.drop(index=list(bad)).reset_index(drop=True)
+                continue
+            result.sent += len(chunk)
+            return [(key, chunk, job)]
+        return []
+
+    def _refused(self, chunk: pd.DataFrame, error: ValidationFailedError) -> pd.DataFrame:
+        entries = [
+            (int(e["index"]), str(e.get("field") or ""), str(e.get("code")), str(e.get("message")))
+            for e in error.errors
+            if isinstance(e.get("index"), int)
+        ]
+        return rejects_at(chunk, self.context.spec, entries)
+
+    def _validate_remotely(self, records: pd.DataFrame) -> WriteResult:
+        """``dry_run=true`` for every chunk: the service's verdict, nothing written."""
+        result = WriteResult()
+        for chunk in iter_chunks(records, self.strategy.chunk_size):
+            payload = to_payload(chunk, self.context.spec)
+            key = idempotency_key(self.context.spec.name, "dry-run", payload)
+            try:
+                self.context.api.send_json(
+                    "POST",
+                    self.strategy.create_path,
+                    {"records": payload},
+                    params={"dry_run": "true"},
+                    headers={"Idempotency-Key": key},
+                )
+            except ValidationFailedError as error:
+                result.rejects.append(self._refused(chunk, error))
+        return result
+
+    def _land_job(
+        self, key: str, chunk: pd.DataFrame, job: dict[str, Any], result: WriteResult
+    ) -> None:
+        """Map the job's records back to source rows, land them, and clear the pending mark."""
+        ctx = self.context
+        items = list(ctx.api.iter_items(self.strategy.list_path, {"ingest_job_id": job["id"]}))
+        remote = remote_frame(items, ctx.spec)
+        mapping = remote[["source_key", "remote_id"]].merge(
+            chunk[["source_key", "source_hash"]], on="source_key", how="inner"
+        )
+        mapping["ingest_job_id"] = str(job["id"])
+        ctx.writer.upsert_mapping(ctx.spec.name, mapping)
+        ctx.writer.land_remote_records(ctx.spec.name, remote)
+        ctx.writer.clear_pending(ctx.spec.name, key)
+        result.loaded += len(mapping)
+        result.failed += int((remote["status"] == "error").sum())
+        result.co2e_kg += float(remote["co2e_kg"].fillna(0).sum())
+
+    def _delete(self, ids: list[str]) -> int:
+        """Delete records by id, a chunk per ingest job, each key derived from its ids."""
+        ctx = self.context
+        for start in range(0, len(ids), self.strategy.chunk_size):
+            part = sorted(ids[start : start + self.strategy.chunk_size])
+            key = idempotency_key(ctx.spec.name, "delete", [{"id": i} for i in part])
+            job = ctx.api.send_json(
+                "POST",
+                self.strategy.delete_path,
+                {self.strategy.delete_field: part},
+                headers={"Idempotency-Key": key},
+            )
+            ctx.completion.wait(str(job["id"]))
+        return len(ids)
+
+    def recover(self) -> int:
+        """Repair a run that crashed between sending chunks and landing their results.
+
+        The service is asked which pending rows exist (by ``client_row_id``, in concurrent
+        batches); those are adopted with the hash that was sent and read until calculated, so
+        this run skips them instead of creating them again. Should a row exist twice, the newest
+        record is kept and the others deleted. Returns how many records were adopted.
+        """
+        ctx = self.context
+        pending = ctx.writer.pending(ctx.spec.name)
+        if pending.empty:
+            return 0
+        latest = pending.sort_values("created_at").drop_duplicates("source_key", keep="last")
+        keys = latest["source_key"].astype(str).tolist()
+        batches = [
+            keys[start : start + RECOVERY_KEYS_PER_REQUEST]
+            for start in range(0, len(keys), RECOVERY_KEYS_PER_REQUEST)
+        ]
+        path, key_field = self.strategy.list_path, self.strategy.key_field
+        with ThreadPoolExecutor(READ_THREADS, thread_name_prefix="recovery") as pool:
+            found = pool.map(lambda part: list(ctx.api.iter_items(path, {key_field: part})), batches)
+            items = [item for part in found for item in part]
+        remote = remote_frame(items, ctx.spec).sort_values("remote_updated_at", kind="stable")
+        keep = remote.drop_duplicates("source_key", keep="last")
+        duplicates = remote.loc[~remote["remote_id"].isin(keep["remote_id"]), "remote_id"]
+        if not duplicates.empty:
+            self._delete(duplicates.tolist())
+        keep = settle(ctx.api, ctx.spec, keep.reset_index(drop=True), wait_seconds=ctx.settle_seconds)
+        job_ids = [json.loads(payload).get("ingest_job_id") for payload in keep["payload"]]
+        mapping = keep.assign(ingest_job_id=job_ids)[["source_key", "remote_id", "ingest_job_id"]]
+        mapping = mapping.merge(latest[["source_key", "source_hash"]], on="source_key", how="inner")
+        ctx.writer.upsert_mapping(ctx.spec.name, mapping)
+        ctx.writer.land_remote_records(ctx.spec.name, keep)
+        ctx.writer.clear_pending(ctx.spec.name, pending["idempotency_key"].unique().tolist())
+        return len(mapping)

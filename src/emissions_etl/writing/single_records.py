@@ -1,0 +1,162 @@
+"""One request per record (v1 creates, updates and deletes), several in flight at once.
+
+A record the service refuses (400, 404, 409, 422) rejects its row with the service's code and
+message; any other failure stops the load after what was written is landed. Each chunk is marked
+pending with its payloads before it is sent, so a killed run's records are found and adopted by
+the next run (``recovery``) instead of being created twice.
+"""
+
+from __future__ import annotations
+
+import string
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from emissions_etl.errors import ApiStatusError, NotFoundError
+from emissions_etl.readback import remote_frame, settle
+from emissions_etl.resources import SingleCreate
+from emissions_etl.writing._context import (
+    ChangePlan,
+    WriteContext,
+    WriteResult,
+    iter_chunks,
+    payload_json,
+    refusal_entries,
+    rejects_at,
+    to_payload,
+)
+from emissions_etl.writing.recovery import recover_by_listing
+
+#: Rows marked pending and sent together; a crash leaves at most this many to look up.
+CHUNK_ROWS = 500
+#: Statuses whose error is the record's fault: a reject, not a failed load.
+REFUSALS = frozenset({400, 404, 409, 422})
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    record: dict[str, Any] | None = None
+    refusal: ApiStatusError | None = None
+    failure: BaseException | None = None
+
+
+class SingleRecordWriter:
+    """Writes one resource's records one request each."""
+
+    def __init__(self, context: WriteContext, strategy: SingleCreate) -> None:
+        self.context = context
+        self.strategy = strategy
+
+    def write(self, plan: ChangePlan, *, dry_run: bool = False) -> WriteResult:
+        """Create new rows and update (or replace) changed ones; nothing is sent on a dry run
+        (v1 has no validate-only call: validation and resolution have judged the rows)."""
+        result = WriteResult()
+        if dry_run:
+            return result
+        changed = plan.changed
+        if not changed.empty and self.strategy.update_method is None:
+            result.deleted = self._delete(changed["remote_id"].astype(str).tolist())
+            changed = changed.assign(remote_id=None)
+        work = pd.concat([plan.new.assign(remote_id=None), changed], ignore_index=True)
+        work.attrs = plan.new.attrs or plan.changed.attrs
+        for chunk in iter_chunks(work, CHUNK_ROWS):
+            chunk.attrs = work.attrs
+            result.add(self._write_chunk(chunk))
+        return result
+
+    def _write_chunk(self, chunk: pd.DataFrame) -> WriteResult:
+        ctx, result = self.context, WriteResult()
+        payloads = to_payload(chunk, ctx.spec)
+        key = f"{ctx.run_id}:{chunk['source_key'].iloc[0]}"
+        marks = chunk[["source_key", "source_hash", "remote_id"]].assign(
+            payload=payload_json(payloads)
+        )
+        ctx.writer.add_pending(ctx.spec.name, ctx.run_id, key, marks)
+        remote_ids = chunk["remote_id"].tolist()
+        with ctx.clock.stage("upload"), ThreadPoolExecutor(
+            self.strategy.in_flight, thread_name_prefix="write"
+        ) as pool:
+            outcomes = list(pool.map(self._send, payloads, remote_ids))
+        result.sent = len(chunk)
+        created = [(i, o.record) for i, o in enumerate(outcomes) if o.record is not None]
+        refused = [
+            (i, *entry)
+            for i, o in enumerate(outcomes)
+            if o.refusal is not None
+            for entry in refusal_entries(o.refusal)[:1]
+        ]
+        if refused:
+            result.rejects.append(rejects_at(chunk, ctx.spec, refused))
+        with ctx.clock.stage("land"):
+            self._land(chunk, created, result)
+        ctx.writer.clear_pending(ctx.spec.name, key)
+        failure = next((o.failure for o in outcomes if o.failure is not None), None)
+        if failure is not None:
+            raise failure
+        return result
+
+    def _send(self, payload: dict[str, Any], remote_id: str | None) -> _Outcome:
+        path, body = _fill_path(self.strategy.create_path, payload)
+        method = "POST"
+        if remote_id is not None and self.strategy.update_method and self.strategy.item_path:
+            method = self.strategy.update_method
+            path, body = _fill_path(self.strategy.item_path, {**payload, "id": remote_id})
+            body.pop("id", None)
+        try:
+            return _Outcome(record=self.context.api.send_json(method, path, body))
+        except ApiStatusError as error:
+            if error.status in REFUSALS:
+                return _Outcome(refusal=error)
+            return _Outcome(failure=error)
+        except Exception as error:  # transport errors and the like: stop after landing
+            return _Outcome(failure=error)
+
+    def _land(
+        self, chunk: pd.DataFrame, created: list[tuple[int, dict[str, Any]]], result: WriteResult
+    ) -> None:
+        ctx = self.context
+        if not created:
+            return
+        keys = {str(record["id"]): str(chunk["source_key"].iloc[i]) for i, record in created}
+        remote = remote_frame([record for _, record in created], ctx.spec, keys)
+        remote = settle(ctx.api, ctx.spec, remote, wait_seconds=ctx.settle_seconds)
+        hashes = dict(zip(chunk["source_key"], chunk["source_hash"], strict=True))
+        mapping = remote[["source_key", "remote_id"]].assign(
+            source_hash=remote["source_key"].map(hashes), ingest_job_id=None
+        )
+        ctx.writer.upsert_mapping(ctx.spec.name, mapping)
+        ctx.writer.land_remote_records(ctx.spec.name, remote)
+        result.loaded += len(mapping)
+        result.failed += int((remote["status"] == "error").sum())
+        result.co2e_kg += float(remote["co2e_kg"].fillna(0).sum())
+
+    def _delete(self, ids: list[str]) -> int:
+        """Delete replaced records (a record already gone counts as deleted)."""
+        ctx, path = self.context, self.strategy.delete_path or self.strategy.item_path
+        if path is None:
+            return 0
+
+        def delete(remote_id: str) -> None:
+            try:
+                ctx.api.send_json("DELETE", path.format(id=remote_id))
+            except NotFoundError:
+                pass
+
+        with ThreadPoolExecutor(self.strategy.in_flight, thread_name_prefix="delete") as pool:
+            list(pool.map(delete, ids))
+        ctx.writer.remove_remote_records(ctx.spec.name, ids)
+        return len(ids)
+
+    def recover(self) -> int:
+        """Adopt what a killed run created (see ``recovery``)."""
+        return recover_by_listing(self.context)
+
+
+def _fill_path(template: str, payload: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """``template`` with its ``{field}`` parts taken out of ``payload`` (returned without them)."""
+    names = [name for _, name, _, _ in string.Formatter().parse(template) if name]
+    body = {key: value for key, value in payload.items() if key not in names}
+    return template.format(**{name: payload.get(name, "") for name in names}), body
