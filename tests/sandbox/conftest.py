@@ -8,9 +8,21 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.sandbox_fixture import SandboxServer
+from tests.sandbox_fixture import SandboxServer, provisioned_sandbox
 
 from .waste_requests import new_facility, waste_ef_id
+
+STRICT_BODY_LIMIT = 65_536
+
+
+@pytest.fixture(scope="session")
+def strict_sandbox_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxServer]:
+    """A sandbox served as in production (no --allow-private-webhooks, no test routes) with a
+    64 KiB body limit (`--max-body-bytes`), so body-limit tests send small bodies. Shared by
+    the body-limit and webhook URL policy tests."""
+    extra = ("--max-body-bytes", str(STRICT_BODY_LIMIT))
+    with provisioned_sandbox(tmp_path_factory.mktemp("strict-sandbox"), extra=extra) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

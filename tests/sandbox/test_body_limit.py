@@ -2,8 +2,8 @@
 error shape, decided from Content-Length before any body byte is read, or by counting a chunked
 body as it streams in; the largest legitimate bodies fit under the default.
 
-Most cases run on a sandbox served with `--max-body-bytes 65536`, so bodies stay small; the
-default limit is checked on the session sandbox.
+Most cases run on a sandbox served with `--max-body-bytes 65536` (`strict_sandbox_server`), so
+bodies stay small; the default limit is checked on the session sandbox.
 """
 
 from __future__ import annotations
@@ -20,27 +20,22 @@ import httpx
 import pytest
 
 from emissions_sandbox.settings import DEFAULT_MAX_BODY_BYTES
-from tests.sandbox_fixture import SandboxServer, provisioned_sandbox, tls_context
+from tests.sandbox_fixture import SandboxServer, tls_context
 
+from .conftest import STRICT_BODY_LIMIT
 from .logistics_support import fresh_client, leg
 from .waste_requests import new_facility, record, waste_ef_id
 
 pytestmark = pytest.mark.timeout(120)
 
-SMALL_LIMIT = 65_536
+SMALL_LIMIT = STRICT_BODY_LIMIT
 CHUNK = 4096
 
 
 @pytest.fixture(scope="module")
-def small_sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxServer]:
-    extra = ("--max-body-bytes", str(SMALL_LIMIT))
-    with provisioned_sandbox(tmp_path_factory.mktemp("body-limit"), extra=extra) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def small(small_sandbox: SandboxServer) -> Iterator[httpx.Client]:
-    with small_sandbox.client() as client:
+def small(strict_sandbox_server: SandboxServer) -> Iterator[httpx.Client]:
+    """A client of the sandbox served with `--max-body-bytes 65536`."""
+    with strict_sandbox_server.client() as client:
         yield client
 
 

@@ -11,6 +11,8 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import SplitResult, urlsplit
 
+from emissions_sandbox.webhooks.ipv4_in_ipv6 import embedded_ipv4
+
 MAX_URL_LENGTH = 2048
 
 # Metadata services outside the link-local range, refused even with the private flag.
@@ -85,8 +87,15 @@ def _resolve(parts: SplitResult) -> list[IPAddress]:
 
 
 def _is_admitted(address: IPAddress, allow_private: bool) -> bool:
+    """Whether the sandbox may connect to `address`. An IPv6 form that carries IPv4 addresses
+    (NAT64, 6to4, Teredo, IPv4-compatible, ...) is judged by every IPv4 address it carries:
+    `ipaddress` calls `64:ff9b::7f00:1` global, yet it reaches 127.0.0.1 through a gateway."""
+    if isinstance(address, ipaddress.IPv6Address):
+        carried = embedded_ipv4(address)
+        if carried is not None:
+            return all(_is_admitted(v4, allow_private) for v4 in carried)
     if address in _METADATA_ADDRESSES or address.is_link_local:
         return False
-    if address.is_global and not address.is_multicast:
+    if address.is_global and not (address.is_multicast or address.is_reserved):
         return True
     return allow_private and (address.is_loopback or address.is_private)
