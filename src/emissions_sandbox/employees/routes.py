@@ -1,6 +1,6 @@
 """HTTP face of employees (/v1/employees) and commuting periods (/v1/employee-historic),
 facts §9.1. New API (`x-api-key` + `x-organization-id`); another organization's employee is
-404 `EMPLOYEE_NOT_FOUND`."""
+404 `EMPLOYEE_NOT_FOUND`, another organization's commuting period 404 `NOT_FOUND`."""
 
 from __future__ import annotations
 
@@ -176,3 +176,15 @@ def list_commuting_periods(
         paging=paging,
         to_wire=store.period_json,
     )
+
+
+@router.delete("/v1/employee-historic/{period_id}", status_code=204, response_class=Response)
+def delete_commuting_period(
+    period_id: uuid.UUID, request: Request, principal: Principal = Caller
+) -> Response:
+    """Permanent: removes one commuting period and its co2e (a sandbox addition the pipeline
+    needs, README: Employees). Unknown or another organization's: 404 `NOT_FOUND`."""
+    with request.app.state.db.transaction() as conn:
+        if not store.delete_period(conn, principal.organization_id, str(period_id)):
+            raise ServiceError(404, "NOT_FOUND", f"Commuting period {period_id} not found")
+    return Response(status_code=204)

@@ -111,3 +111,14 @@ def insert_period(conn: sqlite3.Connection, fields: dict[str, Any]) -> sqlite3.R
     row = conn.execute("SELECT * FROM employee_periods WHERE id = ?", (period_id,)).fetchone()
     assert row is not None
     return row
+
+
+def delete_period(conn: sqlite3.Connection, organization_id: str, period_id: str) -> bool:
+    """Hard delete of one commuting period of the organization's employees; False when there is
+    no such period in the organization (its co2e goes with it)."""
+    cursor = conn.execute(
+        """DELETE FROM employee_periods WHERE id = ? AND employee_id IN
+        (SELECT id FROM employees WHERE organization_id = ?)""",
+        (period_id, organization_id),
+    )
+    return cursor.rowcount > 0

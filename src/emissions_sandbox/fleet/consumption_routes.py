@@ -1,7 +1,9 @@
-"""/v1/vehicles/{vehicle_id}/consumptions (interface: Vehicle consumption): create and list.
+"""/v1/vehicles/{vehicle_id}/consumptions (interface: Vehicle consumption): create, list and
+delete.
 
 The interface shows only the list; the create payload follows the legacy CSV columns (facts
-§9.4). A consumption is calculated in the request and rolls up into its vehicle's co2e.
+§9.4). A consumption is calculated in the request and rolls up into its vehicle's co2e; the
+delete (a sandbox addition the pipeline needs, README: Fleet) takes it out of that sum again.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 
 from emissions_sandbox.auth import Principal, require_api_key
 from emissions_sandbox.clock import utc_now
@@ -102,3 +104,30 @@ def list_consumptions(
         paging=paging,
         to_wire=store.consumption_to_wire,
     )
+
+
+@router.delete(
+    "/{vehicle_id}/consumptions/{consumption_id}",
+    status_code=204,
+    response_class=Response,
+    operation_id="delete_vehicle_consumption",
+)
+def delete_consumption(
+    vehicle_id: uuid.UUID,
+    consumption_id: uuid.UUID,
+    request: Request,
+    principal: Principal = Caller,
+) -> Response:
+    """Permanent; the vehicle's co2e and status are recalculated without it. Another
+    organization's vehicle is 404 `VEHICLE_NOT_FOUND`; a consumption that is not this vehicle's
+    (unknown, or another vehicle's or organization's) is 404 `NOT_FOUND`."""
+    with request.app.state.db.transaction() as conn:
+        store.owned_vehicle(conn, str(vehicle_id), principal.organization_id)
+        deleted = conn.execute(
+            "DELETE FROM vehicle_consumptions WHERE id = ? AND vehicle_id = ?",
+            (str(consumption_id), str(vehicle_id)),
+        )
+        if deleted.rowcount == 0:
+            raise ServiceError(404, "NOT_FOUND", f"Consumption with id={consumption_id} not found")
+        recalculate_vehicle(conn, str(vehicle_id))
+    return Response(status_code=204)
