@@ -1,0 +1,67 @@
+"""The secret file: private, replaced whole, and forgiving of damage."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
+
+from emissions_etl.webhooks import SecretStore, WebhookSettings
+
+SECRET = SecretStr("whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0")
+
+
+def test_the_file_is_created_0600_whatever_the_umask(tmp_path: Path) -> None:
+    store = SecretStore(tmp_path / "secrets.json")
+    previous = os.umask(0)
+    try:
+        store.put("e1", "https://x/hook", SECRET)
+    finally:
+        os.umask(previous)
+
+    assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
+    assert store.get("e1") == SECRET
+    assert [p.name for p in tmp_path.iterdir()] == ["secrets.json"]  # no temporary left
+
+
+def test_secrets_are_kept_per_endpoint_and_forgotten(tmp_path: Path) -> None:
+    store = SecretStore(tmp_path / "secrets.json")
+    store.put("e1", "https://x/1", SECRET)
+    store.put("e2", "https://x/2", SecretStr("whsec_b3RoZXI="))
+
+    store.forget("e1")
+
+    assert store.get("e1") is None
+    assert store.get("e2") == SecretStr("whsec_b3RoZXI=")
+
+
+def test_a_file_readable_by_others_is_made_private(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = SecretStore(tmp_path / "secrets.json")
+    store.put("e1", "https://x/1", SECRET)
+    store.path.chmod(0o644)
+
+    assert store.get("e1") == SECRET
+    assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
+    assert "reset to 0600" in caplog.text
+
+
+def test_a_damaged_file_counts_as_no_secret(tmp_path: Path) -> None:
+    store = SecretStore(tmp_path / "secrets.json")
+    store.path.write_text("{not json")
+    store.path.chmod(0o600)
+
+    assert store.get("e1") is None
+    store.put("e1", "https://x/1", SECRET)  # and is replaced by a good one
+    assert store.get("e1") == SECRET
+
+
+def test_the_default_file_sits_beside_the_warehouse(tmp_path: Path) -> None:
+    settings = WebhookSettings(warehouse=tmp_path / "data" / "warehouse.duckdb")
+
+    assert settings.secret_path() == tmp_path / "data" / "warehouse.duckdb.webhook-secret.json"
+    assert WebhookSettings(secret_file=tmp_path / "s.json").secret_path() == tmp_path / "s.json"
