@@ -16,7 +16,7 @@ from pathlib import Path
 from openpyxl import Workbook
 from openpyxl.styles import Font
 
-INBOX = Path(__file__).parent / "inbox"
+INBOX = Path(__file__).parent / "inbox" / "wastes"
 SITE_GROUPS = {
     "Madrid-Valencia": ["Madrid Warehouse", "Valencia Office"],
     "Barcelona-Sevilla": ["Barcelona Plant", "Sevilla Logistics Hub"],
@@ -50,7 +50,7 @@ WORKBOOK_MISTAKES = [
     ("Madrid-Valencia", 89, "Facility", None),
     ("Barcelona-Sevilla", 8, "Facility", "Barcelona Plnat"),
     ("Barcelona-Sevilla", 20, "LER code", "20 01 02"),
-    ("Barcelona-Sevilla", 20, "RD code", "D1"),  # glass (20 01 02) has no D1 factor
+    ("Barcelona-Sevilla", 20, "RD code", "D10"),  # glass (20 01 02) has no D10 factor
     ("Barcelona-Sevilla", 32, "Identification name", None),
     ("Barcelona-Sevilla", 44, "Base quantity", 0),
     ("Barcelona-Sevilla", 56, "End date", "soon"),

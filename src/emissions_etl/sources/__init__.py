@@ -21,6 +21,7 @@ __all__ = [
     "HEADER_SEARCH_ROWS",
     "ORIGIN_COLUMNS",
     "WORKBOOK_SUFFIXES",
+    "is_workbook",
     "normalise_header",
     "read_source",
 ]
@@ -59,14 +60,14 @@ def read_source(
     if batch_rows < 1:
         raise ValueError("batch_rows must be at least 1")
     namer = ColumnNamer(expected_columns, aliases or {}, required_columns)
-    if _is_workbook(path):
+    if is_workbook(path):
         return read_workbook(path, sheet=sheet, namer=namer, batch_rows=batch_rows)
     return read_delimited(
         path, namer=namer, encoding=encoding, delimiter=delimiter, batch_rows=batch_rows
     )
 
 
-def _is_workbook(path: Path) -> bool:
+def is_workbook(path: Path) -> bool:
     suffix = path.suffix.lower()
     if suffix in WORKBOOK_SUFFIXES:
         return True

@@ -1,4 +1,5 @@
-"""The committed sample inbox reads, and its deliberate mistakes are exactly those documented."""
+"""The waste samples: their deliberate mistakes are exactly those documented, and a load gives
+the counts sample_data/README.md states."""
 
 from __future__ import annotations
 
@@ -6,20 +7,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from emissions_etl.sources import read_source
-from emissions_etl.validation import validate_wastes
-from emissions_etl_schemas import INPUT_ALIASES, SCHEMAS
+from emissions_etl.pipeline import validate_file
+from emissions_etl.resources import resource_spec
+from tests.pipeline.tenancy import Tenant
+from tests.resources.conftest import load
 
-INBOX = Path(__file__).parents[2] / "sample_data" / "inbox"
-EXPECTED = list(SCHEMAS["wastes"].to_schema().columns)
+INBOX = Path(__file__).parents[2] / "sample_data" / "inbox" / "wastes"
 
 
 def validate(name: str) -> tuple[int, pd.DataFrame]:
-    rows, rejects = 0, []
-    for batch in read_source(INBOX / name, expected_columns=EXPECTED, aliases=INPUT_ALIASES):
-        rows += len(batch)
-        rejects.append(validate_wastes(batch).rejects)
-    return rows, pd.concat(rejects, ignore_index=True)
+    result = validate_file(INBOX / name, spec=resource_spec("wastes"))
+    return result.rows_read, result.rejects
 
 
 def test_the_workbook_has_its_documented_mistakes_and_no_others() -> None:
@@ -50,4 +48,19 @@ def test_the_erp_export_has_its_documented_mistakes_and_no_others() -> None:
         (49, "R/D", "INVALID_RD_CODE"),
         (61, "Von", "INVALID_DATE"),
         (85, "ME", "INVALID_UNIT"),
+    ]
+
+
+def test_the_workbook_loads_274_rows_and_rejects_14(tenant: Tenant) -> None:
+    with tenant.client() as client:
+        for name in ("Valencia Office", "Sevilla Logistics Hub"):
+            client.send_json("POST", "/v1/facilities", {"name": name, "type": "office", "country": "ES"})
+
+    summary = load(tenant, "wastes", INBOX / "wastes_2026_h1.xlsx")
+
+    assert (summary.rows_read, summary.rows_loaded, summary.rows_rejected) == (288, 274, 14)
+    at_resolution = summary.rejects[summary.rejects["code"].isin(["UNKNOWN_FACILITY", "UNKNOWN_WASTE_EF"])]
+    assert sorted(zip(at_resolution["row"], at_resolution["code"], strict=True)) == [
+        (12, "UNKNOWN_FACILITY"),
+        (24, "UNKNOWN_WASTE_EF"),
     ]

@@ -1,0 +1,33 @@
+"""The first rows of a file as text, before anyone knows which resource it holds."""
+
+from __future__ import annotations
+
+from itertools import islice
+from pathlib import Path
+
+from python_calamine import CalamineError, CalamineWorkbook, SheetVisibleEnum
+
+from emissions_etl.errors import UnsupportedSourceError
+from emissions_etl.sources.csv_reader import read_raw_lines
+from emissions_etl.sources.headers import HEADER_SEARCH_ROWS
+
+
+def peek_rows(
+    path: Path, *, sheet: str | None = None, workbook: bool, rows: int = HEADER_SEARCH_ROWS
+) -> list[list[str]]:
+    """Up to ``rows`` rows of the named (or first visible) sheet, or of the csv, as text."""
+    if not workbook:
+        return [list(cells) for cells in islice(read_raw_lines(path), rows)]
+    try:
+        book = CalamineWorkbook.from_path(str(path))
+        try:
+            names = [m.name for m in book.sheets_metadata if m.visible == SheetVisibleEnum.Visible]
+            chosen = sheet if sheet is not None else (names[0] if names else None)
+            if chosen is None or chosen not in book.sheet_names:
+                return []
+            found = islice(book.get_sheet_by_name(chosen).iter_rows(), rows)
+            return [["" if cell is None else str(cell) for cell in row] for row in found]
+        finally:
+            book.close()
+    except (CalamineError, OSError, ValueError) as error:
+        raise UnsupportedSourceError(str(path), f"not an xlsx or csv file ({error})") from None

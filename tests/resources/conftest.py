@@ -1,0 +1,52 @@
+"""A fresh organization per test with the parents every example needs, and example workbooks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from emissions_etl.pipeline import LoadOptions, LoadSummary, load_file
+from emissions_etl.resources import resource_spec
+from tests.pipeline.tenancy import Tenant, tenant  # noqa: F401  (fixture)
+from tests.resources.examples import EXAMPLES, Example
+
+
+def write_example(path: Path, example: Example, rows: list[list[Any]]) -> Path:
+    """The example as a person's workbook: its header, then ``rows``."""
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    assert sheet is not None
+    sheet.title = example.resource[:31]
+    for row in [*example.title_rows, example.header, *rows]:
+        sheet.append(row)
+    workbook.save(path)
+    return path
+
+
+def load(tenant: Tenant, resource: str, path: Path, **options: Any) -> LoadSummary:
+    with tenant.client() as client:
+        return load_file(
+            path,
+            api=client,
+            warehouse=tenant.warehouse,
+            spec=resource_spec(resource),
+            options=LoadOptions(**options),
+        )
+
+
+def load_parents(tenant: Tenant, example: Example) -> None:
+    """Load the examples of ``example``'s parents (and theirs) first."""
+    for parent in example.parents:
+        load_parents(tenant, EXAMPLES[parent])
+        path = tenant.workdir / f"parent-{parent}.xlsx"
+        if not path.exists():
+            summary = load(tenant, parent, write_example(path, EXAMPLES[parent], EXAMPLES[parent].rows))
+            assert summary.rows_rejected == 0, summary.rejects.to_dict("records")
+
+
+@pytest.fixture
+def example_tenant(tenant: Tenant) -> Tenant:  # noqa: F811
+    return tenant

@@ -1,0 +1,118 @@
+"""Every resource of the registry, the same way, over a served sandbox: a filled-in file loads,
+a re-run writes nothing, a changed row updates its record, a killed load re-run leaves one
+record per row, and a row the service refuses is a reject at its row and column."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from emissions_etl.resources import RESOURCES
+from tests.pipeline.tenancy import Tenant
+from tests.resources.conftest import load, load_parents, write_example
+from tests.resources.crash_driver import KILLED
+from tests.resources.examples import EXAMPLES
+
+NAMES = [name for name in RESOURCES if name in EXAMPLES]
+
+
+def test_every_resource_has_an_example() -> None:
+    assert sorted(EXAMPLES) == sorted(RESOURCES)
+
+
+@pytest.mark.parametrize("resource", NAMES)
+def test_a_filled_in_file_loads_and_a_rerun_writes_nothing(tenant: Tenant, resource: str) -> None:
+    example = EXAMPLES[resource]
+    load_parents(tenant, example)
+    path = write_example(tenant.workdir / f"{resource}.xlsx", example, example.rows)
+
+    first = load(tenant, resource, path)
+    again = load(tenant, resource, path)
+
+    assert first.rejects.empty, first.rejects.to_dict("records")
+    assert (first.outcome, first.rows_loaded) == ("succeeded", len(example.rows))
+    assert (again.rows_sent, again.rows_unchanged) == (0, len(example.rows))
+    with tenant.client() as client:
+        assert example.count(client) == len(example.rows)
+    landed = tenant.warehouse.query(
+        "SELECT count(*) AS n, count(co2e_kg) AS with_co2e FROM emissions WHERE resource = ?",
+        [resource],
+    )
+    assert landed["n"][0] == len(example.rows)
+    assert landed["with_co2e"][0] == len(example.rows)
+    view = tenant.warehouse.query(f'SELECT count(*) AS n FROM "{resource}"')
+    assert view["n"][0] == len(example.rows)
+
+
+@pytest.mark.parametrize("resource", NAMES)
+def test_a_changed_row_updates_its_record(tenant: Tenant, resource: str) -> None:
+    example = EXAMPLES[resource]
+    load_parents(tenant, example)
+    path = write_example(tenant.workdir / f"{resource}.xlsx", example, example.rows)
+    load(tenant, resource, path)
+    rows = [list(row) for row in example.rows]
+    rows[example.change.row][example.header.index(example.change.header)] = example.change.value
+    write_example(path, example, rows)
+
+    summary = load(tenant, resource, path)
+
+    assert (summary.rows_sent, summary.rows_unchanged) == (1, len(rows) - 1)
+    assert summary.rows_loaded == 1
+    with tenant.client() as client:
+        assert example.count(client) == len(rows)
+    assert tenant.warehouse.query(
+        "SELECT count(*) AS n FROM emissions WHERE resource = ?", [resource]
+    )["n"][0] == len(rows)
+
+
+@pytest.mark.parametrize("resource", NAMES)
+def test_a_killed_load_rerun_leaves_one_record_per_row(tenant: Tenant, resource: str) -> None:
+    example = EXAMPLES[resource]
+    load_parents(tenant, example)
+    path = write_example(tenant.workdir / f"{resource}.xlsx", example, example.rows)
+    env = {
+        **os.environ,
+        "EMISSIONS_API_URL": tenant.base_url,
+        "EMISSIONS_API_KEY": tenant.api_key,
+        "EMISSIONS_ORGANIZATION_ID": tenant.organization_id,
+        "EMISSIONS_CA_FILE": str(tenant.ca_file),
+    }
+    warehouse = str(tenant.warehouse.path)
+    killed = subprocess.run(
+        [sys.executable, "-m", "tests.resources.crash_driver", resource, str(path), warehouse, "1"],
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert killed.returncode == KILLED, killed.stderr[-2000:]
+
+    summary = load(tenant, resource, path)
+
+    assert summary.rejects.empty, summary.rejects.to_dict("records")
+    with tenant.client() as client:
+        assert example.count(client) == len(example.rows)
+    mapped = tenant.warehouse.query(
+        "SELECT count(*) AS n, count(DISTINCT remote_id) AS ids FROM remote_ids WHERE resource = ?",
+        [resource],
+    )
+    assert (mapped["n"][0], mapped["ids"][0]) == (len(example.rows), len(example.rows))
+    runs = tenant.warehouse.query("SELECT outcome FROM load_runs ORDER BY started_at")
+    assert "interrupted" in set(runs["outcome"])
+
+
+@pytest.mark.parametrize("resource", NAMES)
+def test_a_row_the_service_refuses_is_a_reject_at_its_row_and_column(
+    tenant: Tenant, resource: str
+) -> None:
+    example = EXAMPLES[resource]
+    load_parents(tenant, example)
+    rows = [example.rows[0], example.refusal.row, example.rows[1]]
+    path = write_example(tenant.workdir / f"{resource}.xlsx", example, rows)
+
+    summary = load(tenant, resource, path)
+
+    assert (summary.outcome, summary.rows_loaded, summary.rows_rejected) == ("partial", 2, 1)
+    [reject] = summary.rejects.to_dict("records")
+    assert (reject["row"], reject["column"]) == (len(example.title_rows) + 3, example.refusal.header)
+    assert example.refusal.code in reject["message"], reject
