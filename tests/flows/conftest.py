@@ -1,10 +1,23 @@
-"""One Prefect test server for the whole session: starting one costs 15-20 s on this machine."""
+"""Prefect servers for the flow tests: starting one costs 15-20 s on this machine.
+
+``prefect_server``: the test harness, one for the whole session. ``real_prefect_server``:
+``prefect server start`` as a subprocess, for the tests that need its scheduler and workers.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
 
+import httpx
 import pytest
 
 
@@ -15,3 +28,101 @@ def prefect_server() -> Iterator[None]:
 
     with prefect_test_harness(server_startup_timeout=180):
         yield
+
+
+@dataclass(frozen=True)
+class RealPrefectServer:
+    """`prefect server start` on loopback, with its own PREFECT_HOME (SQLite) and log file."""
+
+    api_url: str
+    home: Path
+    log: Path
+    started_in: float  # seconds from launch until /api/health answered
+
+    def subprocess_env(self) -> dict[str, str]:
+        """The environment for prefect CLI processes aimed at this server (no EMISSIONS_*)."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("EMISSIONS_")}
+        return {**env, "PREFECT_API_URL": self.api_url, "PREFECT_HOME": str(self.home)}
+
+    def log_tail(self, lines: int = 30) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+
+@pytest.fixture(scope="module")
+def real_prefect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealPrefectServer]:
+    """A real server whose scheduler runs (loop shortened to 2 s), for this module only.
+
+    The process's PREFECT_API_URL and PREFECT_HOME point at it while the module runs, in
+    Prefect's settings and in the environment that subprocesses inherit.
+    """
+    from prefect.settings import PREFECT_API_URL, PREFECT_HOME, temporary_settings
+
+    workdir = tmp_path_factory.mktemp("prefect-server")
+    home, log = workdir / "home", workdir / "server.log"
+    port = _free_port()
+    api_url = f"http://127.0.0.1:{port}/api"
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("EMISSIONS_")},
+        "PREFECT_HOME": str(home),
+        "PREFECT_API_URL": api_url,
+        "PREFECT_SERVER_SERVICES_SCHEDULER_LOOP_SECONDS": "2",
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "PREFECT_UI_ENABLED": "false",
+    }
+    command = [PREFECT_BIN, "server", "start", "--host", "127.0.0.1", "--port", str(port)]
+    with log.open("w") as out:
+        launched = time.monotonic()
+        process = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        )
+    try:
+        _wait_for_health(api_url, process, log)
+        server = RealPrefectServer(api_url, home, log, time.monotonic() - launched)
+        with (
+            pytest.MonkeyPatch.context() as patch,
+            temporary_settings(updates={PREFECT_API_URL: api_url, PREFECT_HOME: str(home)}),
+        ):
+            patch.setenv("PREFECT_API_URL", api_url)
+            patch.setenv("PREFECT_HOME", str(home))
+            yield server
+    finally:
+        stop_process_group(process)
+
+
+PREFECT_BIN = str(Path(sys.executable).with_name("prefect"))
+SERVER_START_TIMEOUT = 180.0  # 15-20 s when the machine is idle, 55 s seen when it was not
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _wait_for_health(api_url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            tail = log.read_text(errors="replace")[-3000:]
+            raise RuntimeError(f"prefect server exited ({process.returncode}):\n{tail}")
+        try:
+            if httpx.get(f"{api_url}/health", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.5)
+    raise RuntimeError(f"prefect server not healthy after {SERVER_START_TIMEOUT:.0f} s")
+
+
+def stop_process_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the process and its children (started with start_new_session), then SIGKILL."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)

@@ -1,14 +1,31 @@
-"""Flows take their settings from Prefect blocks and variables when the environment has none."""
+"""Flows take their settings from Prefect blocks and variables when the environment has none,
+and find their folders (project, inbox) when the run starts."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from emissions_etl.prefect_config import SECRET_BLOCK, resolve_settings
+from emissions_etl.errors import ConfigurationError
+from emissions_etl.prefect_config import SECRET_BLOCK, VARIABLES, resolve_inbox, resolve_settings
+from emissions_etl.prefect_setup import prefect_api_url
+from emissions_etl.prefect_steps import MARKER, project_directory
 
-pytestmark = pytest.mark.flow
+PROJECT = Path(__file__).resolve().parents[2]
+SETTINGS = ("API_URL", "API_KEY", "ORGANIZATION_ID", "CA_FILE", "WAREHOUSE", "INBOX", "PROJECT_DIR")
 
 
+@pytest.fixture
+def no_emissions_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in SETTINGS:
+        monkeypatch.delenv(f"EMISSIONS_{name}", raising=False)
+
+
+@pytest.mark.flow
 def test_settings_come_from_a_secret_block_and_variables(
     prefect_server: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -29,6 +46,7 @@ def test_settings_come_from_a_secret_block_and_variables(
     assert "sk_live_from_block" not in repr(settings)
 
 
+@pytest.mark.flow
 def test_the_environment_wins_over_prefect(
     prefect_server: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -37,4 +55,132 @@ def test_the_environment_wins_over_prefect(
     Variable.set("emissions_api_url", "https://from-variable.test", overwrite=True)
     monkeypatch.setenv("EMISSIONS_API_URL", "https://from-env.test")
 
-    assert resolve_settings().api_url == "https://from-env.test"
+    assert resolve_settings(require_api=False).api_url == "https://from-env.test"
+
+
+@pytest.mark.flow
+def test_a_missing_setting_names_the_prefect_variable_or_block_and_the_environment_variable(
+    prefect_server: None, no_emissions_env: None
+) -> None:
+    from prefect.blocks.system import Secret
+    from prefect.variables import Variable
+
+    Secret(value="sk_to_delete").save(SECRET_BLOCK, overwrite=True)
+    Secret.delete(SECRET_BLOCK)
+    Variable.unset(VARIABLES["api_url"])
+    Variable.set(VARIABLES["organization_id"], "org-1", overwrite=True)
+
+    with pytest.raises(ConfigurationError) as raised:
+        resolve_settings()
+
+    assert str(raised.value) == (
+        "missing setting(s): the Prefect variable emissions_api_url (or EMISSIONS_API_URL on "
+        "the worker); the Secret block emissions-api-key (or EMISSIONS_API_KEY on the worker)"
+    )
+
+
+def test_the_inbox_given_wins_and_a_relative_one_is_taken_from_the_run_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "inbox").mkdir()
+    monkeypatch.setenv("EMISSIONS_INBOX", "/somewhere/else")
+    monkeypatch.chdir(tmp_path)
+
+    assert resolve_inbox("inbox") == tmp_path / "inbox"
+    assert resolve_inbox(str(tmp_path / "inbox")) == tmp_path / "inbox"
+
+
+def test_without_a_given_inbox_emissions_inbox_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EMISSIONS_INBOX", str(tmp_path))
+
+    assert resolve_inbox(None) == tmp_path
+    assert resolve_inbox("") == tmp_path  # the UI's form sends an empty string
+
+
+def test_a_missing_inbox_folder_says_what_to_create_or_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    with pytest.raises(ConfigurationError) as raised:
+        resolve_inbox("incoming")
+
+    assert str(raised.value) == (
+        f"inbox folder {tmp_path / 'incoming'} does not exist: create it, or set the Prefect "
+        "variable emissions_inbox / EMISSIONS_INBOX"
+    )
+
+
+@pytest.mark.flow
+def test_without_parameter_nor_environment_the_inbox_comes_from_the_prefect_variable(
+    prefect_server: None, no_emissions_env: None, tmp_path: Path
+) -> None:
+    from prefect.variables import Variable
+
+    Variable.set(VARIABLES["inbox"], str(tmp_path), overwrite=True)
+    assert resolve_inbox(None) == tmp_path
+
+    Variable.unset(VARIABLES["inbox"])
+    with pytest.raises(ConfigurationError, match="no inbox folder given"):
+        resolve_inbox(None)
+
+
+def test_runs_start_in_the_checkout_emissions_etl_is_installed_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_emissions_env: None
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a worker started anywhere, with the project's venv
+
+    assert project_directory() == PROJECT
+    assert (PROJECT / MARKER).is_file()
+
+
+def test_emissions_project_dir_or_a_working_dir_holding_the_flows_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_emissions_env: None
+) -> None:
+    elsewhere, here = tmp_path / "elsewhere", tmp_path / "here"
+    for project in (elsewhere, here):
+        (project / MARKER).parent.mkdir(parents=True)
+        (project / MARKER).write_text("deployments: []\n")
+    monkeypatch.chdir(here)
+    assert project_directory() == here
+
+    monkeypatch.setenv("EMISSIONS_PROJECT_DIR", str(elsewhere))
+    assert project_directory() == elsewhere
+
+
+def test_emissions_project_dir_without_the_flows_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EMISSIONS_PROJECT_DIR", str(tmp_path))
+
+    with pytest.raises(ConfigurationError, match="holds no flows/prefect.yaml"):
+        project_directory()
+
+
+def test_prefect_setup_refuses_the_ephemeral_server() -> None:
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    with (
+        temporary_settings(restore_defaults={PREFECT_API_URL}),
+        pytest.raises(ConfigurationError, match="PREFECT_API_URL is not set"),
+    ):
+        prefect_api_url()
+
+
+def test_prefect_setup_without_a_server_exits_2_with_one_line(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "EMISSIONS_"))}
+    cli = str(Path(sys.executable).with_name("emissions-etl"))
+    done = subprocess.run(
+        [cli, "prefect-setup"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**env, "PREFECT_HOME": str(tmp_path)},
+        check=False,
+    )
+
+    assert done.returncode == 2, done.stderr
+    assert "PREFECT_API_URL is not set" in done.stderr
+    assert done.stderr.strip().count("\n") == 0
