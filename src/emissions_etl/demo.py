@@ -146,6 +146,10 @@ def run_demo(*, workdir: Path, inbox: Path, console: Console) -> None:
             run_nightly_flow(sandbox, inbox, warehouse_path, workdir / "flow.log")
     print_warehouse_summary(Warehouse(warehouse_path), console)
     console.print(f"\nwarehouse: [bold]{warehouse_path}[/]  (flow log: {workdir / 'flow.log'})")
+    from emissions_etl.report import write_report  # plotly loads only here
+
+    report = write_report(Warehouse(warehouse_path), workdir / "report.html")
+    console.print(f"report: [bold]{report.path}[/]  (open it in a browser; it needs no network)")
 
 
 def print_warehouse_summary(warehouse: Warehouse, console: Console) -> None:
