@@ -1,22 +1,28 @@
-"""Prefect tasks: one-line wrappers that add names, retries and artifacts to library calls."""
+"""Prefect tasks: thin wrappers that add names, retries, logs and artifacts to library calls."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from prefect import Task, task
+from prefect import Task, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.client.schemas.objects import TaskRun
-from prefect.states import State
+from prefect.states import Completed, Failed, State
 
-from emissions_etl.connection import open_client
 from emissions_etl.errors import EmissionsEtlError
-from emissions_etl.inbox import inbox_files
-from emissions_etl.pipeline import LoadOptions, LoadSummary, load_file
-from emissions_etl.prefect_config import resolve_settings
-from emissions_etl.reporting import rejects_table, run_markdown
-from emissions_etl.warehouse import Warehouse
+from emissions_etl.file_loads import FileOutcome, load_files
+from emissions_etl.inbox import plan_inbox
+from emissions_etl.pipeline import LoadOptions
+from emissions_etl.prefect_config import resolve_inbox, resolve_settings
+from emissions_etl.resources import resource_spec
+from emissions_etl.run_report import (
+    log_outcome,
+    rejects_note,
+    rejects_rows,
+    summary_markdown,
+    verdict,
+)
 
 
 def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) -> bool:
@@ -30,10 +36,14 @@ def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) 
     return False
 
 
-@task(name="list inbox files")
-def list_inbox(inbox: str) -> list[str]:
-    """The loadable files of the inbox folder, in name order."""
-    return [str(path) for path in inbox_files(Path(inbox))]
+@task(name="plan inbox")
+def plan(inbox: str | None) -> list[tuple[str, str | None, str]]:
+    """(file, resource or None, problem) for every file of the inbox, parents first."""
+    logger = get_run_logger()
+    folder = resolve_inbox(inbox)
+    planned = plan_inbox(folder)
+    logger.info("inbox %s: %d file(s)", folder, len(planned))
+    return [(str(f.path), f.spec.name if f.spec else None, f.problem) for f in planned]
 
 
 @task(
@@ -42,23 +52,43 @@ def list_inbox(inbox: str) -> list[str]:
     retry_delay_seconds=[10, 60],
     retry_condition_fn=_transient_only,
 )
-def load_one_file(path: str, options: LoadOptions) -> LoadSummary:
-    """Read, validate, upsert and land one file (safe to retry: uploads are idempotent)."""
+def load_one(path: str, resource: str, options: LoadOptions) -> FileOutcome:
+    """Read, validate, write and land one file (safe to retry: writes are exactly-once)."""
     settings = resolve_settings()
-    with open_client(settings) as client:
-        return load_file(
-            Path(path), api=client, warehouse=Warehouse(settings.warehouse), options=options
-        )
+    [outcome] = load_files(
+        [(Path(path), resource_spec(resource))], settings=settings, options=options
+    )
+    log_outcome(get_run_logger(), outcome)
+    if outcome.error is not None and outcome.error.transient:
+        raise outcome.error  # a retry may succeed
+    return outcome
 
 
 @task(name="publish run artifacts")
-def publish_artifacts(summaries: list[LoadSummary]) -> None:
-    """A markdown summary and a table of rejects, visible on the flow run's page."""
+def publish(outcomes: list[FileOutcome]) -> State[Any]:
+    """The summary and the rejects (whatever the outcome), then the run's true end state."""
+    warehouse = str(resolve_settings(require_api=False).warehouse)
     create_markdown_artifact(
-        key="emissions-load-summary", markdown=run_markdown(summaries), description="Load summary"
+        key="emissions-load-summary",
+        markdown=summary_markdown(outcomes),
+        description="Load summary",
     )
-    rows = rejects_table(summaries)
+    rows, total = rejects_rows(outcomes)
     if rows:
         create_table_artifact(
-            key="emissions-load-rejects", table=rows, description="Rejected cells"
+            key="emissions-load-rejects",
+            table=rows,
+            description=rejects_note(len(rows), total, warehouse),
         )
+    run = verdict(outcomes)
+    get_run_logger().info("run %s: %s", run.state, run.message)
+    if run.state == "failed":
+        return Failed(message=run.message)
+    if run.state == "partial":
+        return Completed(name="Partial", message=run.message)
+    return Completed(message=run.message)
+
+
+def failed_file(path: str, resource: str | None, problem: str) -> FileOutcome:
+    """A file that could not be routed or loaded: failed, with the one-line reason."""
+    return FileOutcome(Path(path), resource or "unknown", error=EmissionsEtlError(problem))

@@ -1,31 +1,42 @@
-"""Flow ``nightly_load``: every file of an inbox folder, one after another, then one summary."""
+"""Flow ``nightly_load``: every file of the inbox, parents first, then one summary and a true
+end state (Failed when a file failed or nothing loaded, Completed "Partial" with rejects)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from prefect import flow
+from prefect.states import State
 
 from emissions_etl.pipeline import LoadOptions
-from flows._tasks import list_inbox, load_one_file, publish_artifacts
+from flows._tasks import failed_file, load_one, plan, publish
 
 
 @flow(name="nightly_load")
-def nightly_load(inbox: str = "sample_data/inbox", strict: bool = False) -> dict[str, dict]:
-    """Load each file of ``inbox``; a file that fails does not stop the others."""
-    summaries = []
-    results: dict[str, dict] = {}
-    for path in list_inbox(inbox):
-        state = load_one_file(path, LoadOptions(strict=strict), return_state=True)
+def nightly_load(inbox: str | None = None, strict: bool = False) -> State[Any]:
+    """Load each file of the inbox; a file that fails does not stop the others.
+
+    Args:
+        inbox: Folder of files to load; `inbox/<resource>/` folders name their resource, other
+            files are recognised from their header. Default: EMISSIONS_INBOX on the worker, else
+            the Prefect variable emissions_inbox.
+        strict: Load nothing of a file when any of its rows is rejected.
+    """
+    outcomes = []
+    for path, resource, problem in plan(inbox):
+        if resource is None:
+            outcomes.append(failed_file(path, None, problem))
+            continue
+        state = load_one(path, resource, LoadOptions(strict=strict), return_state=True)
         if state.is_completed():
-            summary = state.result()
-            summaries.append(summary)
-            results[path] = {"outcome": summary.outcome, **summary.counts()}
+            outcomes.append(state.result())
         else:
-            results[path] = {"outcome": "failed", "error": str(state.message)}
-    publish_artifacts(summaries)
-    return results
+            outcomes.append(failed_file(path, resource, str(state.message)))
+    return publish(outcomes)
 
 
-if __name__ == "__main__":  # python -m flows.<name> ... from the project root
+if __name__ == "__main__":  # python -m flows.nightly [INBOX], from the project root
     import sys
 
-    nightly_load(sys.argv[1] if len(sys.argv) > 1 else "sample_data/inbox")
+    final = nightly_load(sys.argv[1] if len(sys.argv) > 1 else None, return_state=True)
+    sys.exit(0 if final.is_completed() else 1)

@@ -1,11 +1,14 @@
-"""Flow ``load_wastes``: one waste spreadsheet or ERP export into the service and the warehouse."""
+"""Flow ``load_wastes``: one waste spreadsheet or ERP export (``load_resource`` for wastes)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from prefect import flow
+from prefect.states import State
 
 from emissions_etl.pipeline import LoadOptions
-from flows._tasks import load_one_file, publish_artifacts
+from flows._tasks import load_one, publish
 
 
 @flow(name="load_wastes")
@@ -14,15 +17,20 @@ def load_wastes(
     sheet: str | None = None,
     strict: bool = False,
     dry_run: bool = False,
-) -> dict[str, int]:
-    """Load the waste records of ``path`` (xlsx or csv); returns the run's row counts."""
-    options = LoadOptions(sheet=sheet, strict=strict, dry_run=dry_run)
-    summary = load_one_file(path, options)
-    publish_artifacts([summary])
-    return summary.counts()
+) -> State[Any]:
+    """Load the waste records of one file.
+
+    Args:
+        path: The xlsx or csv file, as the worker sees it (relative to the project folder).
+        sheet: Only this sheet of a workbook (default: every sheet with a header).
+        strict: Load nothing when any row is rejected.
+        dry_run: Ask the service to validate only; write nothing.
+    """
+    outcome = load_one(path, "wastes", LoadOptions(sheet=sheet, strict=strict, dry_run=dry_run))
+    return publish([outcome])
 
 
-if __name__ == "__main__":  # python -m flows.<name> ... from the project root
+if __name__ == "__main__":  # python -m flows.wastes FILE, from the project root
     import sys
 
     load_wastes(sys.argv[1])

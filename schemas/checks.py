@@ -90,7 +90,9 @@ def at_least_one_of(frame: pd.DataFrame, *, columns: list[str]) -> pd.Series:
 @extensions.register_check_method(
     statistics=["selector", "allowed", "fields"], supported_types=pd.DataFrame
 )
-def only_for(frame: pd.DataFrame, *, selector: str, allowed: list[str], fields: list[str]) -> pd.Series:
+def only_for(
+    frame: pd.DataFrame, *, selector: str, allowed: list[str], fields: list[str]
+) -> pd.Series:
     """``fields`` are empty unless ``selector`` is one of ``allowed`` (mode-specific fields)."""
     applies = frame[selector].isin(allowed)
     return applies | frame[fields].isna().all(axis=1)

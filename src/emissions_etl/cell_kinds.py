@@ -136,7 +136,9 @@ def _booleans(filled: pd.Series, control: np.ndarray) -> Parsed:
     values[words.isin(_TRUE).to_numpy()] = True
     values[words.isin(_FALSE).to_numpy()] = False
     bad = (filled.notna().to_numpy() & values.isna().to_numpy()) | control
-    return Parsed(values, bad, RejectCode.INVALID_BOOLEAN, "must be yes or no (true/false, 1/0, sí/no)")
+    return Parsed(
+        values, bad, RejectCode.INVALID_BOOLEAN, "must be yes or no (true/false, 1/0, sí/no)"
+    )
 
 
 def _weekdays(filled: pd.Series, control: np.ndarray) -> Parsed:
@@ -161,7 +163,8 @@ def _weekday_list(text: str) -> str | None:
         if any(number is None for number in numbers):
             return None
         first, last = numbers[0], numbers[-1]
-        assert first is not None and last is not None
+        assert first is not None
+        assert last is not None
         span = range(first, last + 1) if first <= last else [*range(first, 7), *range(last + 1)]
         days.update(span)
     return ",".join(str(day) for day in sorted(days)) if days else None

@@ -1,46 +1,40 @@
-"""``emissions-etl``: validate files offline, load them, run the demo, report from the warehouse.
+"""``emissions-etl``: validate files offline, load them, write templates, run the demo, report.
 
 Every failure ends as one line on stderr and an exit code, never a traceback:
 0 done; 1 some rows rejected; 2 a file or setting cannot be used; 3 the service or the
-warehouse failed.
+warehouse failed. Heavy libraries (pandas, Pandera, httpx, Prefect) are imported inside the
+commands, so ``--help`` and ``--version`` answer at once.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import pandas as pd
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from emissions_etl import __version__
-from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError, StrictModeError
-from emissions_etl.pipeline import (
-    LoadOptions,
-    LoadSummary,
-    ProgressCallback,
-    load_file,
-    validate_file,
-)
-from emissions_etl.rejects import write_annotated_workbook, write_rejects_json
-from emissions_etl.resources import resource_spec
-from emissions_etl.settings import Settings
+from emissions_etl.terminal import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE, fail, out, warn
+
+if TYPE_CHECKING:
+    from emissions_etl.resources import ResourceSpec
 
 app = typer.Typer(
     name="emissions-etl",
     help="Load activity data from spreadsheets and ERP exports into the emissions service.",
     no_args_is_help=True,
     add_completion=False,
+    pretty_exceptions_enable=False,
 )
-out = Console()
-err = Console(stderr=True)
 
-EXIT_OK, EXIT_REJECTS, EXIT_UNUSABLE, EXIT_FAILED = 0, 1, 2, 3
-
-ResourceOption = Annotated[str, typer.Option("--resource", help="Resource the file holds.")]
+ResourceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--resource",
+        help="Resource the file holds (see `emissions-etl resources`); default: the file's "
+        "folder name, else recognised from the header.",
+    ),
+]
 SheetOption = Annotated[
     str | None, typer.Option("--sheet", help="Only this sheet (default: every sheet).")
 ]
@@ -50,108 +44,149 @@ RejectsOption = Annotated[
 ]
 
 
-def fail(message: str, code: int) -> typer.Exit:
-    """Print one line on stderr and return the Exit to raise."""
-    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
-    return typer.Exit(code)
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"emissions-etl {__version__}")
+        raise typer.Exit()
 
 
-def write_rejects(source: Path, rejects: pd.DataFrame, target: Path) -> None:
-    """Rejects as JSON, or as an annotated copy of the workbook, by the target's suffix."""
-    if target.suffix.lower() == ".xlsx":
-        write_annotated_workbook(source, rejects, target)
-    else:
-        write_rejects_json(rejects, target)
-    out.print(f"rejects written to {target}")
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """Load activity data from spreadsheets and ERP exports into the emissions service."""
+
+
+def _spec_for(file: Path, resource: str | None, sheet: str | None) -> ResourceSpec:
+    """The resource named, else the file's folder, else the one its header fits."""
+    from emissions_etl.detection import detect_resource
+    from emissions_etl.inbox import resource_of_folder
+    from emissions_etl.resources import resource_spec
+
+    if resource:
+        return resource_spec(resource)
+    return resource_of_folder(file) or detect_resource(file, sheet=sheet)
 
 
 @app.command()
 def validate(
     file: Annotated[Path, typer.Argument(help="xlsx or csv file to check.")],
-    resource: ResourceOption = "wastes",
+    resource: ResourceOption = None,
     sheet: SheetOption = None,
     rejects: RejectsOption = None,
 ) -> None:
     """Check a file offline: exit 0 when every row is valid, 1 when some are rejected."""
+    from emissions_etl.errors import InputError
+    from emissions_etl.pipeline import LoadOptions, rejected_rows, validate_file
+    from emissions_etl.terminal import check_rejects_target, print_rejects, write_rejects
+
     try:
-        spec = resource_spec(resource)
+        check_rejects_target(rejects)
+        spec = _spec_for(file, resource, sheet)
+        _warn_sheet_on_csv(file, sheet)
         result = validate_file(file, spec=spec, options=LoadOptions(sheet=sheet))
     except (InputError, ValueError) as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
-    bad_rows = result.rejects[["file", "sheet", "row"]].drop_duplicates().shape[0]
+    if result.rows_read == 0:
+        raise fail(f"{file}: no data rows under the header", EXIT_UNUSABLE)
+    bad = rejected_rows(result.rejects)
     out.print(
-        f"{file.name}: {result.rows_read} rows read, {result.rows_valid} valid, {bad_rows} rejected"
+        f"{file.name} ({spec.name}): {result.rows_read} rows read, {result.rows_valid} valid, "
+        f"{bad} rejected"
     )
+    if rejects:
+        write_rejects({file: result.rejects}, rejects)
     if not result.rejects.empty:
-        _print_rejects(result.rejects)
-        if rejects:
-            write_rejects(file, result.rejects, rejects)
+        print_rejects(result.rejects)
         raise typer.Exit(EXIT_REJECTS)
 
 
 @app.command()
 def load(
     files: Annotated[list[Path], typer.Argument(help="xlsx or csv files to load.")],
-    resource: ResourceOption = "wastes",
+    resource: ResourceOption = None,
     sheet: SheetOption = None,
     strict: Annotated[bool, typer.Option(help="Load nothing if any row is rejected.")] = False,
-    dry_run: Annotated[bool, typer.Option(help="Ask the service to validate only.")] = False,
+    dry_run: Annotated[
+        bool, typer.Option(help="Validate, resolve and ask the service to check; write nothing.")
+    ] = False,
     rejects: RejectsOption = None,
     warehouse: Annotated[
-        Path | None, typer.Option(help="DuckDB file (default: $EMISSIONS_WAREHOUSE).")
+        Path | None,
+        typer.Option(help="DuckDB file [env var: EMISSIONS_WAREHOUSE; default warehouse.duckdb]."),
     ] = None,
 ) -> None:
-    """Load files into the service (settings from EMISSIONS_* variables) and the warehouse."""
-    from emissions_etl.connection import open_client
-    from emissions_etl.warehouse import Warehouse
+    """Load files into the service (settings from EMISSIONS_* variables) and the warehouse.
+
+    Files load parents first (facilities before wastes, vehicles before consumptions, ...).
+    """
+    from emissions_etl.errors import (
+        ConfigurationError,
+        EmissionsEtlError,
+        InputError,
+        StrictModeError,
+    )
+    from emissions_etl.terminal import check_rejects_target, load_files, print_load_report
 
     try:
-        spec = resource_spec(resource)
-        settings = Settings()
-        if warehouse:
-            settings = settings.model_copy(update={"warehouse": warehouse})
-        options = LoadOptions(sheet=sheet, strict=strict, dry_run=dry_run)
-        summaries: list[LoadSummary] = []
-        with open_client(settings) as client, _progress() as progress:
-            for file in files:
-                task = progress.add_task(f"loading {file.name}", total=None)
-                summaries.append(
-                    load_file(
-                        file,
-                        api=client,
-                        warehouse=Warehouse(settings.warehouse),
-                        spec=spec,
-                        options=options,
-                        progress=_advance(progress, task),
-                    )
-                )
-                progress.update(
-                    task, completed=summaries[-1].rows_read, total=summaries[-1].rows_read
-                )
+        check_rejects_target(rejects)
+        planned = [(file, _spec_for(file, resource, sheet)) for file in files]
+        for file, _ in planned:
+            _warn_sheet_on_csv(file, sheet)
+        summaries = load_files(
+            planned, sheet=sheet, strict=strict, dry_run=dry_run, warehouse=warehouse
+        )
     except StrictModeError as error:
+        if rejects is not None and error.rejects is not None:
+            from emissions_etl.terminal import write_rejects
+
+            write_rejects({Path(str(error.rejects["file"].iloc[0])): error.rejects}, rejects)
         raise fail(str(error), EXIT_REJECTS) from None
     except (InputError, ConfigurationError, ValueError) as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
     except EmissionsEtlError as error:
         raise fail(str(error), EXIT_FAILED) from None
-    _print_summaries(summaries)
-    with_rejects = [s for s in summaries if not s.rejects.empty]
-    if rejects and with_rejects:
-        _write_load_rejects(with_rejects, rejects)
-    if with_rejects:
+    if print_load_report(summaries, rejects):
         raise typer.Exit(EXIT_REJECTS)
 
 
-def _write_load_rejects(summaries: list[LoadSummary], target: Path) -> None:
-    """One JSON file for every file's rejects; an annotated workbook per file for ``.xlsx``."""
-    if target.suffix.lower() != ".xlsx":
-        write_rejects_json(pd.concat([s.rejects for s in summaries], ignore_index=True), target)
-        out.print(f"rejects written to {target}")
-        return
-    for summary in summaries:
-        source = Path(summary.source)
-        one = target if len(summaries) == 1 else target.with_stem(f"{target.stem}-{source.stem}")
-        write_rejects(source, summary.rejects, one)
+@app.command()
+def resources() -> None:
+    """List the resources a file can hold, with their columns (required ones marked *)."""
+    from emissions_etl.resources import RESOURCES
+    from emissions_etl.terminal import print_resources
+
+    print_resources(RESOURCES.values())
+
+
+@app.command()
+def template(
+    name: Annotated[str, typer.Argument(help="Resource name (see `emissions-etl resources`).")],
+    out_file: Annotated[Path, typer.Option("--out", help="The workbook to write (.xlsx).")],
+    with_service: Annotated[
+        bool,
+        typer.Option(
+            help="Read the organization's facilities and reference lists from the service "
+            "(EMISSIONS_* settings) for the dropdowns."
+        ),
+    ] = True,
+) -> None:
+    """Write a workbook a person can fill in: headers, dropdowns, an About sheet."""
+    from emissions_etl.errors import EmissionsEtlError
+    from emissions_etl.resources import resource_spec
+    from emissions_etl.templates import write_template_for
+
+    try:
+        spec = resource_spec(name)
+        written = write_template_for(spec, out_file, with_service=with_service)
+    except ValueError as error:
+        raise fail(str(error), EXIT_UNUSABLE) from None
+    except EmissionsEtlError as error:
+        raise fail(str(error), EXIT_FAILED) from None
+    out.print(f"template for {spec.name} written to {written}")
 
 
 @app.command()
@@ -165,6 +200,7 @@ def demo(
 ) -> None:
     """Start a sandbox, run the nightly flow over the sample inbox, and print what landed."""
     from emissions_etl.demo import run_demo
+    from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
 
     try:
         run_demo(workdir=workdir, inbox=inbox, console=out)
@@ -176,48 +212,13 @@ def demo(
 
 @app.command()
 def version() -> None:
-    """Print the version."""
-    out.print(__version__)
+    """Print the version (same as --version)."""
+    out.print(f"emissions-etl {__version__}")
 
 
-def _advance(progress: Progress, task: TaskID) -> ProgressCallback:
-    def advance(_stage: str, rows: int) -> None:
-        progress.advance(task, rows)
-
-    return advance
-
-
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed:,} rows"),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    )
-
-
-def _print_rejects(rejects: pd.DataFrame, limit: int = 20) -> None:
-    table = Table("file", "sheet", "row", "column", "value", "code", "message", title="Rejects")
-    for row in rejects.head(limit).itertuples(index=False):
-        table.add_row(*(str(value) for value in row))
-    out.print(table)
-    if len(rejects) > limit:
-        out.print(f"... and {len(rejects) - limit} more (use --rejects OUT.json for all)")
-
-
-def _print_summaries(summaries: list[LoadSummary]) -> None:
-    table = Table("file", "outcome", "read", "rejected", "unchanged", "sent", "loaded", "co2e kg")
-    for s in summaries:
-        table.add_row(
-            Path(s.source).name,
-            s.outcome,
-            *(str(n) for n in (s.rows_read, s.rows_rejected, s.rows_unchanged, s.rows_sent)),
-            str(s.rows_loaded),
-            f"{s.co2e_kg:,.1f}",
-        )
-    out.print(table)
+def _warn_sheet_on_csv(file: Path, sheet: str | None) -> None:
+    if sheet is not None and file.suffix.lower() in (".csv", ".txt", ".tsv"):
+        warn(f"{file.name} is a csv file: it has no sheets, --sheet {sheet!r} is ignored")
 
 
 # Last, and cheap to import: prefect_setup imports Prefect only inside its functions.

@@ -8,7 +8,13 @@ never from message text. User-facing commands turn any of them into one clear li
     ├── InputError                  an input file cannot be used at all (exit code 2)
     │   ├── SourceNotFoundError     the path does not exist
     │   ├── UnsupportedSourceError  not an xlsx/csv, or unreadable, or no header row found
-    │   └── SheetNotFoundError      the named sheet is not in the workbook
+    │   │   ├── CorruptSourceError      truncated or damaged file (bad zip, bad XML, bad csv)
+    │   │   ├── EncryptedSourceError    a password-protected workbook
+    │   │   ├── SourceTooLargeError     over a documented cap (sheet size, zip bomb, long cell)
+    │   │   ├── SourceEncodingError     text in no single encoding (mixed UTF-8 and Latin-1)
+    │   │   └── DuplicateColumnError    two header cells mean the same column
+    │   ├── SheetNotFoundError      the named sheet is not in the workbook
+    │   └── EmptySourceError        a header but no data rows
     ├── ApiError                    the service answered, or could not be reached
     │   ├── TransportError          connection refused, reset, TLS or timeout (transient)
     │   └── ApiStatusError          an HTTP error status; carries status, code, problem details
@@ -58,8 +64,33 @@ class UnsupportedSourceError(InputError):
     """The file is not a readable xlsx or csv, or has no recognisable header row."""
 
 
+class CorruptSourceError(UnsupportedSourceError):
+    """The file is truncated or damaged: a bad zip, malformed XML, an unterminated quote."""
+
+
+class EncryptedSourceError(UnsupportedSourceError):
+    """The workbook is password-protected (an encrypted OLE container), so it cannot be read."""
+
+
+class SourceTooLargeError(UnsupportedSourceError):
+    """The file exceeds a documented cap of ``emissions_etl.sources.limits`` (a sheet's used
+    range, a zip member's size or compression ratio, shared strings, a cell's length)."""
+
+
+class SourceEncodingError(UnsupportedSourceError):
+    """The text cannot be decoded in one encoding (a file mixing UTF-8 and Latin-1 lines)."""
+
+
+class DuplicateColumnError(UnsupportedSourceError):
+    """Two header cells stand for the same canonical column, so a row would hold two values."""
+
+
 class SheetNotFoundError(InputError):
     """The requested sheet is not in the workbook."""
+
+
+class EmptySourceError(InputError):
+    """The file has a header but no data rows: nothing to load."""
 
 
 class ApiError(EmissionsEtlError):

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import pandas as pd
 
-from emissions_etl.errors import StrictModeError
+from emissions_etl.errors import EmptySourceError, StrictModeError
 from emissions_etl.readback import read_records, remote_frame
 from emissions_etl.references import ListingApi, References, fetch_references
 from emissions_etl.rejects import RejectCode, empty_rejects, make_rejects
@@ -24,6 +24,7 @@ from emissions_etl.sources import read_source
 from emissions_etl.stages import StageClock
 from emissions_etl.validation import validate_batch
 from emissions_etl.warehouse import Warehouse, WarehouseWriter
+from emissions_etl.webhooks.completion import PollingCompletion
 from emissions_etl.writing import (
     JobCompletion,
     WriteContext,
@@ -33,7 +34,7 @@ from emissions_etl.writing import (
 )
 from emissions_etl.writing._context import WriteApi
 
-#: Called as work advances: (stage, rows just processed).
+#: Called as work advances: (stage, rows just processed); stages "read", "sent", "calculated".
 ProgressCallback = Callable[[str, int], None]
 
 
@@ -90,16 +91,6 @@ class ValidationSummary:
 
 class LoadApi(WriteApi, ListingApi, Protocol):
     """Everything a load asks of the service (``EmissionsClient`` provides it)."""
-
-
-class PollingCompletion:
-    """Waits for ingest jobs by polling them (the fallback when no webhook is configured)."""
-
-    def __init__(self, api: WriteApi) -> None:
-        self._api = api
-
-    def wait(self, job_id: str) -> dict[str, Any]:
-        return self._api.wait_for_ingest_job(job_id)
 
 
 def iter_validated(
@@ -192,6 +183,7 @@ def load_file(
                 clock=clock,
                 completion=completion or PollingCompletion(api),
                 settle_seconds=options.settle_seconds,
+                notify=notify,
             )
             strategy = writer_for(context)
             _describe(writer, spec)
@@ -204,12 +196,13 @@ def load_file(
             for read, valid, rejects in clock.timed(
                 "read_validate", iter_validated(path, spec, options)
             ):
-                notify("validated", read)
+                notify("read", read)
                 result = _load_batch(valid, references, context, summary, options)
                 all_rejects += [rejects, *result.rejects]
                 writer.land_rejects(run_id, spec.name, pd.concat([rejects, *result.rejects]))
                 summary.rows_read += read
-                notify("loaded", result.loaded)
+            if summary.rows_read == 0:
+                raise EmptySourceError(str(path), "no data rows under the header")
             summary.rejects = pd.concat(all_rejects, ignore_index=True)
             summary.seconds = dict(clock.seconds)
             summary.rows_rejected = rejected_rows(summary.rejects)

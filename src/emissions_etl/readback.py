@@ -84,9 +84,7 @@ def _dates(raw: pd.DataFrame, name: str | None) -> pd.Series:
     return pd.to_datetime(values, errors="coerce").dt.date
 
 
-def read_records(
-    api: ReadApi, readback: Readback, records: pd.DataFrame
-) -> list[dict[str, Any]]:
+def read_records(api: ReadApi, readback: Readback, records: pd.DataFrame) -> list[dict[str, Any]]:
     """The service's current version of ``records`` (``remote_id`` and ``payload`` columns);
     records the service no longer holds are left out."""
     if records.empty:
@@ -97,7 +95,9 @@ def read_records(
             {str(readback.ids_param): ids[start : start + IDS_PER_REQUEST]}
             for start in range(0, len(ids), IDS_PER_REQUEST)
         ]
-        return fetch_concurrently(lambda q: list(api.iter_items(str(readback.list_path), q)), batches)
+        return fetch_concurrently(
+            lambda q: list(api.iter_items(str(readback.list_path), q)), batches
+        )
     if readback.get_path is not None:
         path = readback.get_path
 

@@ -45,6 +45,8 @@ class ReferenceList:
     fallback_scope: str | None = None
     #: Plain words for messages: "facility", "vehicle fuel".
     label: str = ""
+    #: The input column whose names this list resolves (its dropdown in templates).
+    column: str | None = None
     #: The items are the organization's facilities: land them in the warehouse's ``facilities``
     #: table, whose names label every report.
     directory: bool = False

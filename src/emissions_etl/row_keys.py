@@ -59,7 +59,9 @@ def _place_keys(typed: pd.DataFrame) -> pd.Series:
     keys = files + "#" + sheets.where(sheets == "", sheets + "!") + rows
     long = (keys.str.len() > MAX_KEY_LENGTH).to_numpy(dtype=bool)
     if long.any():
-        keys[long] = keys[long].map(lambda key: "sha256:" + hashlib.sha256(key.encode()).hexdigest())
+        keys[long] = keys[long].map(
+            lambda key: "sha256:" + hashlib.sha256(key.encode()).hexdigest()
+        )
     return keys.astype("str")
 
 

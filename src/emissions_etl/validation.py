@@ -25,7 +25,6 @@ from emissions_etl.sources.frames import ORIGIN_COLUMNS
 from emissions_etl_schemas.checks import COLUMN_CHECK_REJECTS, ROW_CHECK_REJECTS
 
 
-
 @dataclass(frozen=True)
 class Failure:
     """Rows whose ``column`` broke one rule; ``sentence`` says what a good value is."""
@@ -72,7 +71,9 @@ def validate_batch(batch: pd.DataFrame, spec: ResourceSpec) -> ValidationResult:
     typed["source_key"] = row_keys(typed, spec.natural_key)
     # Empty as written and still empty after ``prepare`` (which may fill defaults): an
     # unreadable cell is reported as unreadable, not as missing.
-    blank = {rule.name: is_blank(raw[rule.name]) & typed[rule.name].isna().to_numpy() for rule in rules}
+    blank = {
+        rule.name: is_blank(raw[rule.name]) & typed[rule.name].isna().to_numpy() for rule in rules
+    }
     failures += _schema_failures(spec, typed, blank, failures)
     failures.append(_duplicate_keys(typed, spec))
     bad = np.zeros(len(typed), dtype=bool)

@@ -39,10 +39,14 @@ def in_dependency_order(specs: Iterable[ResourceSpec]) -> list[ResourceSpec]:
     done: list[ResourceSpec] = []
     while pending:
         ready = [
-            s for s in pending if all(d not in names or d in {x.name for x in done} for d in s.depends_on)
+            s
+            for s in pending
+            if all(d not in names or d in {x.name for x in done} for d in s.depends_on)
         ]
         if not ready:
-            raise ValueError("resources depend on each other in a cycle: " + ", ".join(s.name for s in pending))
+            raise ValueError(
+                "resources depend on each other in a cycle: " + ", ".join(s.name for s in pending)
+            )
         done.append(ready[0])
         pending.remove(ready[0])
     return done

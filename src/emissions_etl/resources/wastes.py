@@ -14,7 +14,9 @@ from emissions_etl.resources._records import keep_origin
 from emissions_etl.resources._spec import IngestJobBulk, Readback, ResourceSpec, ViewColumn
 from emissions_etl_schemas.wastes import INPUT_ALIASES, REQUIRED_INPUT_COLUMNS, WasteInput
 
-FACILITIES = ReferenceList("facilities", "/v1/facilities", label="facility", directory=True)
+FACILITIES = ReferenceList(
+    "facilities", "/v1/facilities", label="facility", column="facility", directory=True
+)
 WASTE_EFS = ReferenceList(
     "waste_efs", "/v1/waste-efs", keys=(), params={"region": "GLO"}, label="waste factor"
 )
@@ -90,7 +92,9 @@ def _unit_ids(refs: References) -> dict[str, str]:
     }
 
 
-def _waste_ef_rejects(rows: pd.DataFrame, refs: References, headers: dict[str, str]) -> pd.DataFrame:
+def _waste_ef_rejects(
+    rows: pd.DataFrame, refs: References, headers: dict[str, str]
+) -> pd.DataFrame:
     if rows.empty:
         return empty_rejects()
     treatments: dict[str, list[str]] = {}
@@ -101,9 +105,13 @@ def _waste_ef_rejects(rows: pd.DataFrame, refs: References, headers: dict[str, s
         spaced = f"{ler[:2]} {ler[2:4]} {ler[4:]}"
         if ler in treatments:
             allowed = ", ".join(sorted(treatments[ler]))
-            messages[f"{ler}|{rd}"] = f"LER code {spaced} cannot be combined with {rd}; use one of: {allowed}."
+            messages[f"{ler}|{rd}"] = (
+                f"LER code {spaced} cannot be combined with {rd}; use one of: {allowed}."
+            )
         else:
-            messages[f"{ler}|{rd}"] = f"LER code {spaced} has no emission factor in the service; check the code."
+            messages[f"{ler}|{rd}"] = (
+                f"LER code {spaced} has no emission factor in the service; check the code."
+            )
     pairs = rows["ler_code"] + "|" + rows["rd_code"]
     return make_rejects(
         rows,
@@ -138,8 +146,16 @@ SPEC = ResourceSpec(
         unsettled=frozenset({"loading"}),
     ),
     record_fields=(
-        "facility_id", "identification_name", "start_date", "end_date", "base_quantity",
-        "unit_id", "waste_efs_id", "description", "destination", "total_km_to_waste_center",
+        "facility_id",
+        "identification_name",
+        "start_date",
+        "end_date",
+        "base_quantity",
+        "unit_id",
+        "waste_efs_id",
+        "description",
+        "destination",
+        "total_km_to_waste_center",
         "client_row_id",
     ),  # fmt: skip
     date_fields=("start_date", "end_date"),

@@ -1,6 +1,7 @@
 """Create or upgrade the warehouse schema: versioned, idempotent DDL applied by the writer.
 
-Tables come from numbered migrations (``ddl.sql`` is version 1, ``migration_2.sql`` 2); views are replaced every time,
+Tables come from numbered migrations (``ddl.sql`` is version 1, ``migration_2.sql`` 2); views
+are replaced every time,
 so a view that gains a column reaches old files without a migration.
 """
 

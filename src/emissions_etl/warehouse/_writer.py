@@ -219,7 +219,8 @@ class WarehouseWriter:
         return fetch_frame(
             self._con.execute(
                 "SELECT remote_id, source_key, CAST(payload AS VARCHAR) AS payload "
-                "FROM remote_records WHERE resource = ? AND status IN (SELECT unnest(?::VARCHAR[]))",
+                "FROM remote_records WHERE resource = ? "
+                "AND status IN (SELECT unnest(?::VARCHAR[]))",
                 [resource, list(statuses)],
             )
         )

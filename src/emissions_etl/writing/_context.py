@@ -4,7 +4,7 @@ becomes a reject at the row and column a person can fix."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -15,6 +15,7 @@ from emissions_etl.errors import ApiStatusError
 from emissions_etl.rejects import REJECT_COLUMNS, RejectCode, empty_rejects
 from emissions_etl.resources import ResourceSpec
 from emissions_etl.stages import StageClock
+from emissions_etl.webhooks.completion import JobCompletion
 
 
 class WriteApi(Protocol):
@@ -34,13 +35,9 @@ class WriteApi(Protocol):
         self, path: str, params: Mapping[str, Any] | None = None
     ) -> Iterator[dict[str, Any]]: ...
 
-    def wait_for_ingest_job(self, job_id: str) -> dict[str, Any]: ...
-
-
-class JobCompletion(Protocol):
-    """Waits for an ingest job to finish (by polling, or by the service's signed webhook)."""
-
-    def wait(self, job_id: str) -> dict[str, Any]: ...
+    def wait_for_ingest_job(
+        self, job_id: str, *, sleep: Callable[[float], None] = ...
+    ) -> dict[str, Any]: ...
 
 
 @dataclass
@@ -55,6 +52,8 @@ class WriteContext:
     completion: JobCompletion
     #: Seconds to wait for records the service calculates later (then the next run reads them).
     settle_seconds: float = 60.0
+    #: Told as work advances: ("sent" | "calculated", rows).
+    notify: Callable[[str, int], None] = lambda stage, rows: None
 
 
 @dataclass

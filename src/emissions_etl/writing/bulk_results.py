@@ -10,6 +10,7 @@ created. A changed row's old record is removed with the batch delete first.
 
 from __future__ import annotations
 
+import contextlib
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -47,9 +48,10 @@ class BulkResultsWriter:
         records = plan.to_send
         records.attrs = plan.new.attrs or plan.changed.attrs
         chunks = list(iter_chunks(records, self.strategy.chunk_size))
-        with self.context.clock.stage("upload"), ThreadPoolExecutor(
-            self.strategy.in_flight, thread_name_prefix="bulk"
-        ) as pool:
+        with (
+            self.context.clock.stage("upload"),
+            ThreadPoolExecutor(self.strategy.in_flight, thread_name_prefix="bulk") as pool,
+        ):
             answers = list(pool.map(self._send, [self._mark(chunk) for chunk in chunks]))
         with self.context.clock.stage("land"):
             for chunk, (key, answer) in zip(chunks, answers, strict=True):
@@ -97,6 +99,8 @@ class BulkResultsWriter:
             result.failed += int((remote["status"] == "error").sum())
             result.co2e_kg += float(remote["co2e_kg"].fillna(0).sum())
         ctx.writer.clear_pending(ctx.spec.name, key)
+        ctx.notify("sent", len(chunk))
+        ctx.notify("calculated", result.loaded)
         return result
 
     def _delete(self, ids: list[str]) -> int:
@@ -106,10 +110,8 @@ class BulkResultsWriter:
             ctx.api.send_json("POST", path, {field: ids})
         except NotFoundError:
             for remote_id in ids:
-                try:
+                with contextlib.suppress(NotFoundError):
                     ctx.api.send_json("POST", path, {field: [remote_id]})
-                except NotFoundError:
-                    pass
         ctx.writer.remove_remote_records(ctx.spec.name, ids)
         return len(ids)
 

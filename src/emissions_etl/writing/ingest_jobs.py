@@ -83,10 +83,13 @@ class IngestJobWriter:
                 if refused.empty:
                     raise  # the service refused the request for a reason no row explains
                 result.rejects.append(refused)
-                bad = {int(entry["index"]) for entry in error.errors if entry.get("index") is not None}
+                bad = {
+                    int(entry["index"]) for entry in error.errors if entry.get("index") is not None
+                }
                 chunk = chunk.drop(index=list(bad)).reset_index(drop=True)
                 continue
             result.sent += len(chunk)
+            ctx.notify("sent", len(chunk))
             return [(key, chunk, job)]
         return []
 
@@ -133,6 +136,7 @@ class IngestJobWriter:
         result.loaded += len(mapping)
         result.failed += int((remote["status"] == "error").sum())
         result.co2e_kg += float(remote["co2e_kg"].fillna(0).sum())
+        ctx.notify("calculated", len(mapping))
 
     def _delete(self, ids: list[str]) -> int:
         """Delete records by id, a chunk per ingest job, each key derived from its ids."""
@@ -169,14 +173,18 @@ class IngestJobWriter:
         ]
         path, key_field = self.strategy.list_path, self.strategy.key_field
         with ThreadPoolExecutor(READ_THREADS, thread_name_prefix="recovery") as pool:
-            found = pool.map(lambda part: list(ctx.api.iter_items(path, {key_field: part})), batches)
+            found = pool.map(
+                lambda part: list(ctx.api.iter_items(path, {key_field: part})), batches
+            )
             items = [item for part in found for item in part]
         remote = remote_frame(items, ctx.spec).sort_values("remote_updated_at", kind="stable")
         keep = remote.drop_duplicates("source_key", keep="last")
         duplicates = remote.loc[~remote["remote_id"].isin(keep["remote_id"]), "remote_id"]
         if not duplicates.empty:
             self._delete(duplicates.tolist())
-        keep = settle(ctx.api, ctx.spec, keep.reset_index(drop=True), wait_seconds=ctx.settle_seconds)
+        keep = settle(
+            ctx.api, ctx.spec, keep.reset_index(drop=True), wait_seconds=ctx.settle_seconds
+        )
         job_ids = [json.loads(payload).get("ingest_job_id") for payload in keep["payload"]]
         mapping = keep.assign(ingest_job_id=job_ids)[["source_key", "remote_id", "ingest_job_id"]]
         mapping = mapping.merge(latest[["source_key", "source_hash"]], on="source_key", how="inner")

@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from emissions_etl.readback import fetch_concurrently, distinct_queries, remote_frame
+from emissions_etl.readback import distinct_queries, fetch_concurrently, remote_frame
 from emissions_etl.writing._context import WriteContext
 
 

@@ -8,6 +8,7 @@ the next run (``recovery``) instead of being created twice.
 
 from __future__ import annotations
 
+import contextlib
 import string
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -76,11 +77,13 @@ class SingleRecordWriter:
         )
         ctx.writer.add_pending(ctx.spec.name, ctx.run_id, key, marks)
         remote_ids = chunk["remote_id"].tolist()
-        with ctx.clock.stage("upload"), ThreadPoolExecutor(
-            self.strategy.in_flight, thread_name_prefix="write"
-        ) as pool:
+        with (
+            ctx.clock.stage("upload"),
+            ThreadPoolExecutor(self.strategy.in_flight, thread_name_prefix="write") as pool,
+        ):
             outcomes = list(pool.map(self._send, payloads, remote_ids))
         result.sent = len(chunk)
+        ctx.notify("sent", len(chunk))
         created = [(i, o.record) for i, o in enumerate(outcomes) if o.record is not None]
         refused = [
             (i, *entry)
@@ -132,6 +135,7 @@ class SingleRecordWriter:
         result.loaded += len(mapping)
         result.failed += int((remote["status"] == "error").sum())
         result.co2e_kg += float(remote["co2e_kg"].fillna(0).sum())
+        ctx.notify("calculated", len(mapping))
 
     def _delete(self, ids: list[str]) -> int:
         """Delete replaced records (a record already gone counts as deleted)."""
@@ -140,10 +144,8 @@ class SingleRecordWriter:
             return 0
 
         def delete(remote_id: str) -> None:
-            try:
+            with contextlib.suppress(NotFoundError):
                 ctx.api.send_json("DELETE", path.format(id=remote_id))
-            except NotFoundError:
-                pass
 
         with ThreadPoolExecutor(self.strategy.in_flight, thread_name_prefix="delete") as pool:
             list(pool.map(delete, ids))

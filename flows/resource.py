@@ -1,0 +1,41 @@
+"""Flow ``load_resource``: one file of one resource into the service and the warehouse."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prefect import flow
+from prefect.states import State
+
+from emissions_etl.pipeline import LoadOptions
+from flows._tasks import load_one, publish
+
+
+@flow(name="load_resource")
+def load_resource(
+    resource: str,
+    path: str,
+    sheet: str | None = None,
+    strict: bool = False,
+    dry_run: bool = False,
+) -> State[Any]:
+    """Load one spreadsheet or ERP export of one resource.
+
+    Args:
+        resource: What the file holds: wastes, facilities, logistic_hubs, vehicles,
+            vehicle_consumptions, business_travels, purchases, employees, commuting_periods,
+            logistics_requests or logistics_recharges.
+        path: The xlsx or csv file, as the worker sees it (relative to the project folder).
+        sheet: Only this sheet of a workbook (default: every sheet with a header).
+        strict: Load nothing when any row is rejected.
+        dry_run: Validate and resolve, ask the service to check; write nothing.
+    """
+    options = LoadOptions(sheet=sheet, strict=strict, dry_run=dry_run)
+    outcome = load_one(path, resource, options)
+    return publish([outcome])
+
+
+if __name__ == "__main__":  # python -m flows.resource RESOURCE FILE, from the project root
+    import sys
+
+    load_resource(sys.argv[1], sys.argv[2])

@@ -1,0 +1,87 @@
+"""Several files, each of its resource, loaded parents first with one client and one warehouse:
+what the CLI's ``load`` and the nightly flow both do. A file that fails does not stop the
+others; each ends with its outcome and, when it failed, the one-line reason and stable code."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+from emissions_etl.connection import open_client
+from emissions_etl.errors import ApiStatusError, EmissionsEtlError, StrictModeError
+from emissions_etl.pipeline import LoadOptions, LoadSummary, ProgressCallback, load_file
+from emissions_etl.resources import ResourceSpec, in_dependency_order
+from emissions_etl.settings import Settings
+from emissions_etl.warehouse import Warehouse
+from emissions_etl.webhooks import WebhookSettings, open_job_completion
+from emissions_etl.writing import JobCompletion
+
+
+@dataclass
+class FileOutcome:
+    """How one file ended: its summary, or the error that stopped it."""
+
+    path: Path
+    resource: str
+    summary: LoadSummary | None = None
+    error: EmissionsEtlError | None = None
+
+    @property
+    def outcome(self) -> str:
+        if self.summary is not None:
+            return self.summary.outcome
+        return "rejected" if isinstance(self.error, StrictModeError) else "failed"
+
+    @property
+    def reason(self) -> str:
+        """One line: the stable code when the service sent one, and the message."""
+        if self.error is None:
+            return ""
+        code = getattr(self.error, "code", None) if isinstance(self.error, ApiStatusError) else None
+        return f"[{code or type(self.error).__name__}] {self.error}"
+
+
+def in_load_order(planned: Sequence[tuple[Path, ResourceSpec]]) -> list[tuple[Path, ResourceSpec]]:
+    """Files of parent resources first, then by the order given."""
+    order = {spec.name: i for i, spec in enumerate(in_dependency_order(s for _, s in planned))}
+    return sorted(planned, key=lambda item: order[item[1].name])
+
+
+def load_files(
+    planned: Sequence[tuple[Path, ResourceSpec]],
+    *,
+    settings: Settings,
+    options: LoadOptions,
+    progress: Callable[[Path], ProgressCallback | None] = lambda path: None,
+    completion: JobCompletion | None = None,
+    keep_going: bool = True,
+) -> list[FileOutcome]:
+    """Load every file in dependency order; with ``keep_going`` a failed file is recorded and
+    the next one loads, else the error is raised."""
+    outcomes = []
+    warehouse = Warehouse(settings.warehouse)
+    with ExitStack() as stack:
+        client = stack.enter_context(open_client(settings))
+        if completion is None:
+            webhooks = WebhookSettings(warehouse=settings.warehouse)
+            completion = stack.enter_context(open_job_completion(client, webhooks))
+        for path, spec in in_load_order(planned):
+            outcome = FileOutcome(path, spec.name)
+            try:
+                outcome.summary = load_file(
+                    path,
+                    api=client,
+                    warehouse=warehouse,
+                    spec=spec,
+                    options=options,
+                    progress=progress(path),
+                    completion=completion,
+                )
+            except EmissionsEtlError as error:
+                if not keep_going:
+                    raise
+                outcome.error = error
+            outcomes.append(outcome)
+    return outcomes

@@ -1,0 +1,155 @@
+"""Workbooks a person can fill in, one per resource: the accepted columns as the header (required
+ones bold, with a comment), dropdowns (Excel data validation) for every choice, yes/no column and
+reference list, and an "About" sheet explaining each column with an example row.
+
+Reference lists (the organization's facilities, fuels, units, vehicle types, TOCs...) come from
+the service when one is configured; without it those columns take free text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from openpyxl import Workbook
+from openpyxl.comments import Comment
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter, quote_sheetname
+from openpyxl.worksheet.datavalidation import DataValidation
+
+from emissions_etl.cell_kinds import column_rules
+from emissions_etl.resources import ResourceSpec
+
+#: Rows of the data sheet that carry the dropdowns.
+TEMPLATE_ROWS = 2000
+_REQUIRED_FILL = PatternFill("solid", start_color="FFE699", end_color="FFE699")
+_HEADER_FILL = PatternFill("solid", start_color="DDEBF7", end_color="DDEBF7")
+_BOOLEAN_CHOICES = ("yes", "no")
+
+
+def write_template(
+    spec: ResourceSpec, out: Path, *, reference_values: Mapping[str, Sequence[str]] | None = None
+) -> Path:
+    """Write ``spec``'s template to ``out`` (.xlsx); ``reference_values`` maps input columns to
+    the names the service knows (dropdowns)."""
+    out = out if out.suffix.lower() == ".xlsx" else out.with_suffix(".xlsx")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    schema = spec.schema.to_schema()
+    choices = _choices(spec, reference_values or {})
+    book = Workbook()
+    data = book.active
+    assert data is not None
+    data.title = spec.name[:31]
+    lists = book.create_sheet("Lists")
+    for index, name in enumerate(spec.columns, start=1):
+        cell = data.cell(1, index, name)
+        required = name in spec.required_columns
+        cell.font = Font(bold=True)
+        cell.fill = _REQUIRED_FILL if required else _HEADER_FILL
+        description = schema.columns[name].description or ""
+        cell.comment = Comment(
+            ("Required. " if required else "Optional. ") + description, "emissions-etl"
+        )
+        data.column_dimensions[get_column_letter(index)].width = max(14, len(name) + 4)
+        if name in choices:
+            _add_dropdown(data, lists, index, name, choices[name])
+    data.freeze_panes = "A2"
+    lists.sheet_state = "hidden"
+    _about(book, spec, choices)
+    book.save(out)
+    return out
+
+
+def _choices(spec: ResourceSpec, references: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for rule in column_rules(spec.schema):
+        if rule.choices:
+            found[rule.name] = [str(choice) for choice in rule.choices]
+        elif rule.kind == "boolean":
+            found[rule.name] = list(_BOOLEAN_CHOICES)
+    for column, names in references.items():
+        if column in spec.columns and names:
+            found[column] = sorted({str(name) for name in names})
+    return found
+
+
+def _add_dropdown(data, lists, index: int, name: str, values: list[str]) -> None:
+    column = lists.max_column + 1 if lists.max_row > 1 or lists.cell(1, 1).value else 1
+    lists.cell(1, column, name)
+    for row, value in enumerate(values, start=2):
+        lists.cell(row, column, value)
+    letter = get_column_letter(column)
+    source = f"={quote_sheetname(lists.title)}!${letter}$2:${letter}${len(values) + 1}"
+    validation = DataValidation(type="list", formula1=source, allow_blank=True)
+    validation.error = f"Choose a value from the list for {name}."
+    validation.errorTitle = name
+    validation.showErrorMessage = True
+    data.add_data_validation(validation)
+    target = get_column_letter(index)
+    validation.add(f"{target}2:{target}{TEMPLATE_ROWS}")
+
+
+def _about(book: Workbook, spec: ResourceSpec, choices: Mapping[str, list[str]]) -> None:
+    schema = spec.schema.to_schema()
+    about = book.create_sheet("About")
+    about.append([f"{spec.name}: {spec.description}"])
+    about["A1"].font = Font(bold=True, size=13)
+    about.append(["Fill in the first sheet, one row per record. Headers may be renamed as long as "
+                  "they keep their words; title rows above the header are fine."])  # fmt: skip
+    if spec.depends_on:
+        about.append(
+            [f"Load after: {', '.join(spec.depends_on)} (their rows are this one's parents)."]
+        )
+    about.append([])
+    about.append(["column", "required", "meaning", "accepted values", "example"])
+    for cell in about[about.max_row]:
+        cell.font = Font(bold=True)
+        cell.fill = _HEADER_FILL
+    examples = []
+    for rule in column_rules(spec.schema):
+        column = schema.columns[rule.name]
+        example = dict(column.metadata or {}).get("example", "")
+        examples.append(example)
+        accepted = ", ".join(choices.get(rule.name, [])[:12]) or _kind_words(rule.kind)
+        about.append([rule.name, "yes" if rule.name in spec.required_columns else "",
+                      column.description or "", accepted, example])  # fmt: skip
+    about.append([])
+    about.append(["Example row (copy it to the first sheet to try):"])
+    about.append(list(spec.columns))
+    about.append(examples)
+    for letter, width in zip("ABCDE", (24, 10, 70, 40, 24), strict=True):
+        about.column_dimensions[letter].width = width
+    for row in about.iter_rows(min_row=5):
+        for cell in row:
+            cell.alignment = Alignment(wrap_text=True, vertical="top")
+
+
+def _kind_words(kind: str) -> str:
+    return {
+        "date": "a date: 2026-03-31, 31/03/2026 or an Excel date",
+        "number": "a number: 12.5 or 12,5",
+        "integer": "a whole number",
+        "boolean": "yes / no",
+        "weekdays": "Mon-Fri, 0,1,2,3,4 or Monday;Wednesday",
+        "code": "a code (spaces ignored)",
+    }.get(kind, "text")
+
+
+def write_template_for(spec: ResourceSpec, out: Path, *, with_service: bool) -> Path:
+    """The template, with the organization's reference lists when the service is configured."""
+    values: dict[str, list[str]] = {}
+    if with_service:
+        from emissions_etl.connection import open_client
+        from emissions_etl.references import fetch_references
+        from emissions_etl.settings import Settings
+
+        settings = Settings()
+        if settings.api_url and settings.api_key and settings.organization_id:
+            lists = [ref for ref in spec.lookups if ref.column]
+            with open_client(settings) as client:
+                for table in fetch_references(client, lists).values():
+                    values[str(table.spec.column)] = table.known_names()
+    return write_template(spec, out, reference_values=values)
+
+
+__all__ = ["TEMPLATE_ROWS", "write_template", "write_template_for"]

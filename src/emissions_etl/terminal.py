@@ -1,0 +1,178 @@
+"""What the command line prints: one-line errors, live progress per file and stage, the first
+rejects with their reasons, load summaries, and the rejects files.
+
+Tables fit the terminal; when the output is piped they are printed whole (no 80-column cut).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+from rich.console import Console
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from emissions_etl.file_loads import FileOutcome
+    from emissions_etl.resources import ResourceSpec
+
+EXIT_OK, EXIT_REJECTS, EXIT_UNUSABLE, EXIT_FAILED = 0, 1, 2, 3
+#: Rejects printed with their reasons before "and N more".
+REJECTS_SHOWN = 10
+_PIPED_WIDTH = 10_000
+
+out = Console(width=None if sys.stdout.isatty() else _PIPED_WIDTH)
+err = Console(stderr=True, width=None if sys.stderr.isatty() else _PIPED_WIDTH)
+
+
+def fail(message: str, code: int) -> typer.Exit:
+    """Print one line on stderr and return the Exit to raise."""
+    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True, markup=True)
+    return typer.Exit(code)
+
+
+def warn(message: str) -> None:
+    err.print(f"[yellow]warning:[/] {message}", highlight=False, soft_wrap=True)
+
+
+def check_rejects_target(target: Path | None) -> None:
+    """Refuse a rejects target that cannot be written *before* anything is loaded; its folder
+    is created when missing."""
+    if target is None:
+        return
+    if target.is_dir():
+        raise ValueError(f"--rejects {target} is a folder: give a file name ending .json or .xlsx")
+    if target.suffix.lower() not in (".json", ".xlsx"):
+        raise ValueError(f"--rejects {target}: the name must end in .json or .xlsx")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(
+            f"--rejects {target}: cannot create its folder ({error.strerror})"
+        ) from None
+
+
+def write_rejects(rejects_by_file: Mapping[Path, pd.DataFrame], target: Path) -> None:
+    """All rejects as one JSON file, or an annotated workbook per file (``OUT-<file>.xlsx`` when
+    several). With no rejects the JSON holds ``[]`` and a stale workbook is removed, so the file
+    never tells of an earlier run."""
+    import pandas as pd
+
+    from emissions_etl.rejects import empty_rejects, write_annotated_workbook, write_rejects_json
+
+    with_rejects = {path: frame for path, frame in rejects_by_file.items() if not frame.empty}
+    if target.suffix.lower() != ".xlsx":
+        frames = [empty_rejects(), *with_rejects.values()]
+        write_rejects_json(pd.concat(frames, ignore_index=True), target)
+        out.print(f"rejects written to {target}")
+        return
+    if not with_rejects:
+        if target.exists():
+            target.unlink()
+            out.print(f"no rejects: removed the earlier {target}")
+        return
+    for source, frame in with_rejects.items():
+        one = target if len(with_rejects) == 1 else target.with_stem(f"{target.stem}-{source.stem}")
+        write_annotated_workbook(source, frame, one)
+        out.print(f"rejects written to {one}")
+
+
+def print_rejects(rejects: pd.DataFrame, limit: int = REJECTS_SHOWN) -> None:
+    """The first rejects, one line each with the reason, and how many more there are."""
+    from emissions_etl.rejects import reject_records
+
+    records = reject_records(rejects)
+    for reject in records[:limit]:
+        sheet = f" sheet {reject['sheet']}" if reject["sheet"] else ""
+        out.print(
+            f"  {reject['file']}{sheet} row {reject['row']}, {reject['column']}: "
+            f"{reject['message']} [{reject['code']}]",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+    if len(records) > limit:
+        out.print(f"  ... and {len(records) - limit} more (--rejects OUT.json lists them all)")
+
+
+def load_files(
+    planned: Sequence[tuple[Path, ResourceSpec]],
+    *,
+    sheet: str | None,
+    strict: bool,
+    dry_run: bool,
+    warehouse: Path | None,
+) -> list[FileOutcome]:
+    """Load with live progress (rows read, sent, calculated per file); stops at the first
+    file that fails, as a command line should."""
+    from rich.progress import Progress, TextColumn, TimeElapsedColumn
+
+    from emissions_etl.file_loads import load_files as load_in_order
+    from emissions_etl.pipeline import LoadOptions
+    from emissions_etl.settings import Settings
+
+    settings = Settings()
+    if warehouse:
+        settings = settings.model_copy(update={"warehouse": warehouse})
+    options = LoadOptions(sheet=sheet, strict=strict, dry_run=dry_run)
+    columns = (TextColumn("{task.description}"), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as progress:
+
+        def tracker(path: Path):
+            counts = {"read": 0, "sent": 0, "calculated": 0}
+            task = progress.add_task(path.name)
+
+            def advance(stage: str, rows: int) -> None:
+                counts[stage] = counts.get(stage, 0) + rows
+                shown = " · ".join(f"{name} {value:,}" for name, value in counts.items())
+                progress.update(task, description=f"{path.name}: {shown}")
+
+            return advance
+
+        return load_in_order(planned, settings=settings, options=options, progress=tracker,
+                             keep_going=False)  # fmt: skip
+
+
+def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: Path | None) -> bool:
+    """The summary table, the first rejects with their reasons, and the rejects file; True when
+    any row was rejected."""
+    from rich.table import Table
+
+    table = Table("file", "resource", "outcome", "read", "rejected", "unchanged", "sent",
+                  "loaded", "co2e kg")  # fmt: skip
+    for outcome in outcomes:
+        s = outcome.summary
+        if s is None:
+            continue
+        table.add_row(
+            outcome.path.name, s.resource, s.outcome,
+            *(f"{n:,}" for n in (s.rows_read, s.rows_rejected, s.rows_unchanged, s.rows_sent,
+                                 s.rows_loaded)),
+            f"{s.co2e_kg:,.1f}",
+        )  # fmt: skip
+    out.print(table)
+    rejects = {o.path: o.summary.rejects for o in outcomes if o.summary is not None}
+    for path, frame in rejects.items():
+        if not frame.empty:
+            out.print(f"[bold]{path.name}[/]: {len(frame)} rejected cell(s)")
+            print_rejects(frame)
+    if rejects_target is not None:
+        write_rejects(rejects, rejects_target)
+    return any(not frame.empty for frame in rejects.values())
+
+
+def print_resources(specs: Iterable[ResourceSpec]) -> None:
+    """Each resource with its columns; required ones marked ``*``."""
+    from rich.table import Table
+
+    table = Table("resource", "columns (* required)", "loads after", title="Resources")
+    for spec in specs:
+        columns = ", ".join(
+            f"{name}*" if name in spec.required_columns else name for name in spec.columns
+        )
+        table.add_row(spec.name, columns, ", ".join(spec.depends_on) or "-")
+    out.print(table)
