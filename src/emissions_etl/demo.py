@@ -186,17 +186,17 @@ def print_warehouse_summary(warehouse: Warehouse, console: Console) -> None:
         )
     if len(rejects) > MAX_REJECTS_SHOWN:
         console.print(f"  ... and {len(rejects) - MAX_REJECTS_SHOWN} more\n")
-    by_month = warehouse.query(CO2E_BY_RESOURCE_MONTH_FACILITY)
-    table = Table(
-        "resource", "month", "facility", "records", "co2e kg",
-        title="co2e by resource, month and facility (records of activity; sums such as a "
-        "vehicle's total are left out)",
-    )  # fmt: skip
-    for row in by_month.itertuples(index=False):
-        table.add_row(str(row.resource), str(row.month), str(row.facility), str(row.records),
-                      f"{row.co2e_kg:,.1f}")  # fmt: skip
-    console.print(table)
-    total = float(by_month["co2e_kg"].sum()) if not by_month.empty else 0.0
+    rows = warehouse.query(CO2E_BY_RESOURCE_MONTH_FACILITY)
+    note = "kg co2e of activity records; sums such as a vehicle's total are left out"
+    for by, title in (("month", "by resource and month"), ("facility", "by resource and facility")):
+        pivot = rows.pivot_table(
+            index="resource", columns=by, values="co2e_kg", aggfunc="sum", fill_value=0.0
+        )
+        table = Table("resource", *map(str, pivot.columns), "total", title=f"co2e {title} ({note})")
+        for resource, values in pivot.iterrows():
+            table.add_row(str(resource), *(f"{v:,.1f}" for v in values), f"{values.sum():,.1f}")
+        console.print(table)
+    total = float(rows["co2e_kg"].sum()) if not rows.empty else 0.0
     console.print(f"total co2e in the service now: [bold]{total:,.1f} kg[/]")
 
 

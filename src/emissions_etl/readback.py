@@ -60,7 +60,7 @@ def remote_frame(
             "remote_updated_at": pd.to_datetime(
                 _column(raw, "updated_at"), utc=True, errors="coerce", format="ISO8601"
             ),
-            "payload": [json.dumps(item, sort_keys=True, default=str) for item in items],
+            "payload": [json.dumps(item, default=str) for item in items],
         }
     )
 
