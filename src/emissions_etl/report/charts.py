@@ -146,7 +146,9 @@ def _fragment(figure: go.Figure, div_id: str) -> str:
         font={"family": FONT, "size": 13, "color": "#1f2933"},
         separators=".,",
         margin={"l": 10, "r": 10, "t": 10, "b": 10},
-        # Same order as the code lists resources, not plotly's reversed order for stacks.
+        # Shown even for one resource (its colour is then explained); in the order the code
+        # lists resources, not plotly's reversed order for stacks.
+        showlegend=True,
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0, "traceorder": "normal"},
         hoverlabel={"font": {"family": FONT}},
         bargap=0.25,
