@@ -15,6 +15,7 @@ from emissions_etl.file_loads import FileOutcome, load_files
 from emissions_etl.inbox import plan_inbox
 from emissions_etl.pipeline import LoadOptions
 from emissions_etl.prefect_config import resolve_inbox, resolve_settings
+from emissions_etl.report import write_report
 from emissions_etl.resources import resource_spec
 from emissions_etl.run_report import (
     log_outcome,
@@ -67,10 +68,13 @@ def load_one(path: str, resource: str, options: LoadOptions) -> FileOutcome:
 @task(name="publish run artifacts")
 def publish(outcomes: list[FileOutcome]) -> State[Any]:
     """The summary and the rejects (whatever the outcome), then the run's true end state."""
-    warehouse = str(resolve_settings(require_api=False).warehouse)
+    warehouse = resolve_settings(require_api=False).warehouse
+    report = (
+        write_report(warehouse, warehouse.with_name("report.html")) if warehouse.exists() else None
+    )
     create_markdown_artifact(
         key="emissions-load-summary",
-        markdown=summary_markdown(outcomes),
+        markdown=summary_markdown(outcomes, str(report.path.resolve()) if report else None),
         description="Load summary",
     )
     rows, total = rejects_rows(outcomes)
@@ -78,7 +82,7 @@ def publish(outcomes: list[FileOutcome]) -> State[Any]:
         create_table_artifact(
             key="emissions-load-rejects",
             table=rows,
-            description=rejects_note(len(rows), total, warehouse),
+            description=rejects_note(len(rows), total, str(warehouse)),
         )
     run = verdict(outcomes)
     get_run_logger().info("run %s: %s", run.state, run.message)

@@ -187,8 +187,9 @@ def load_file(
             )
             strategy = writer_for(context)
             _describe(writer, spec)
-            summary.rows_recovered = strategy.recover()
-            summary.rows_refreshed = refresh_unsettled(api, writer, spec)
+            with clock.stage("recover"):
+                summary.rows_recovered = strategy.recover()
+                summary.rows_refreshed = refresh_unsettled(api, writer, spec)
             references = _references(api, writer, spec)
             if options.strict:
                 _check_strict(path, spec, options, references, writer, run_id)
