@@ -222,7 +222,7 @@ def _warn_sheet_on_csv(file: Path, sheet: str | None) -> None:
 
 
 # Last, and cheap to import: prefect_setup imports Prefect only inside its functions.
-from emissions_etl.prefect_setup import prefect_setup_command  # noqa: E402
+from emissions_etl.prefect_setup_command import prefect_setup_command  # noqa: E402
 
 app.command("prefect-setup")(prefect_setup_command)
 

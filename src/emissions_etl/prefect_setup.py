@@ -15,14 +15,13 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
-import typer
 from pydantic import SecretStr
 
 from emissions_etl.errors import ConfigurationError, EmissionsEtlError
 from emissions_etl.prefect_config import SECRET_BLOCK, VARIABLES
-from emissions_etl.prefect_steps import MARKER, project_directory
+from emissions_etl.prefect_steps import MARKER
 from emissions_etl.settings import Settings
 
 if TYPE_CHECKING:
@@ -206,64 +205,3 @@ def ensure_global_concurrency_limit(
             ),
         )
         return "updated"
-
-
-def prefect_setup_command(
-    api_url: Annotated[
-        str | None, typer.Option(help="Service base URL (default: $EMISSIONS_API_URL).")
-    ] = None,
-    api_key: Annotated[
-        str | None,
-        typer.Option(help="API key (default: $EMISSIONS_API_KEY, preferred); never printed."),
-    ] = None,
-    organization_id: Annotated[
-        str | None, typer.Option(help="Organization id (default: $EMISSIONS_ORGANIZATION_ID).")
-    ] = None,
-    ca_file: Annotated[
-        Path | None, typer.Option(help="CA bundle of the service (default: $EMISSIONS_CA_FILE).")
-    ] = None,
-    warehouse: Annotated[
-        Path | None, typer.Option(help="DuckDB file (default: $EMISSIONS_WAREHOUSE).")
-    ] = None,
-    inbox: Annotated[
-        Path | None, typer.Option(help="Nightly inbox folder (default: $EMISSIONS_INBOX).")
-    ] = None,
-    project_dir: Annotated[
-        Path | None,
-        typer.Option(help="Folder holding flows/ (default: $EMISSIONS_PROJECT_DIR, else here)."),
-    ] = None,
-    deploy: Annotated[
-        bool, typer.Option(help="Deploy every deployment of flows/prefect.yaml.")
-    ] = True,
-) -> None:
-    """Work pool, Secret block and variables on the Prefect server in PREFECT_API_URL, then deploy.
-
-    Paths are stored as given: a relative one is resolved from the project folder at run time.
-    """
-    from rich.console import Console
-
-    from emissions_etl.cli import EXIT_FAILED, EXIT_UNUSABLE, fail
-
-    given: dict[str, Any] = {
-        "api_url": api_url,
-        "api_key": api_key,
-        "organization_id": organization_id,
-        "ca_file": ca_file,
-        "warehouse": warehouse,
-        "inbox": inbox,
-        "project_dir": project_dir,
-    }
-    console = Console()
-    try:
-        settings = Settings(**{name: value for name, value in given.items() if value is not None})
-        folder = project_directory(settings)
-        setup_prefect(
-            settings,
-            project_dir=folder,
-            deploy=deploy,
-            say=lambda line: console.print(line, highlight=False, markup=False, soft_wrap=True),
-        )
-    except ConfigurationError as error:
-        raise fail(str(error), EXIT_UNUSABLE) from None
-    except EmissionsEtlError as error:
-        raise fail(str(error), EXIT_FAILED) from None

@@ -1,0 +1,74 @@
+"""The ``emissions-etl prefect-setup`` command: options only at import time, so the CLI starts
+fast; the work is ``prefect_setup.setup_prefect``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+
+def prefect_setup_command(
+    api_url: Annotated[
+        str | None, typer.Option(help="Service base URL (default: $EMISSIONS_API_URL).")
+    ] = None,
+    api_key: Annotated[
+        str | None,
+        typer.Option(help="API key (default: $EMISSIONS_API_KEY, preferred); never printed."),
+    ] = None,
+    organization_id: Annotated[
+        str | None, typer.Option(help="Organization id (default: $EMISSIONS_ORGANIZATION_ID).")
+    ] = None,
+    ca_file: Annotated[
+        Path | None, typer.Option(help="CA bundle of the service (default: $EMISSIONS_CA_FILE).")
+    ] = None,
+    warehouse: Annotated[
+        Path | None, typer.Option(help="DuckDB file (default: $EMISSIONS_WAREHOUSE).")
+    ] = None,
+    inbox: Annotated[
+        Path | None, typer.Option(help="Nightly inbox folder (default: $EMISSIONS_INBOX).")
+    ] = None,
+    project_dir: Annotated[
+        Path | None,
+        typer.Option(help="Folder holding flows/ (default: $EMISSIONS_PROJECT_DIR, else here)."),
+    ] = None,
+    deploy: Annotated[
+        bool, typer.Option(help="Deploy every deployment of flows/prefect.yaml.")
+    ] = True,
+) -> None:
+    """Work pool, Secret block and variables on the Prefect server in PREFECT_API_URL, then deploy.
+
+    Paths are stored as given: a relative one is resolved from the project folder at run time.
+    """
+    from rich.console import Console
+
+    from emissions_etl.errors import ConfigurationError, EmissionsEtlError
+    from emissions_etl.prefect_setup import setup_prefect
+    from emissions_etl.prefect_steps import project_directory
+    from emissions_etl.settings import Settings
+    from emissions_etl.terminal import EXIT_FAILED, EXIT_UNUSABLE, fail
+
+    given: dict[str, Any] = {
+        "api_url": api_url,
+        "api_key": api_key,
+        "organization_id": organization_id,
+        "ca_file": ca_file,
+        "warehouse": warehouse,
+        "inbox": inbox,
+        "project_dir": project_dir,
+    }
+    console = Console()
+    try:
+        settings = Settings(**{name: value for name, value in given.items() if value is not None})
+        folder = project_directory(settings)
+        setup_prefect(
+            settings,
+            project_dir=folder,
+            deploy=deploy,
+            say=lambda line: console.print(line, highlight=False, markup=False, soft_wrap=True),
+        )
+    except ConfigurationError as error:
+        raise fail(str(error), EXIT_UNUSABLE) from None
+    except EmissionsEtlError as error:
+        raise fail(str(error), EXIT_FAILED) from None
