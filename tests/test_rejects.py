@@ -7,17 +7,18 @@ import openpyxl
 import pandas as pd
 
 from emissions_etl.rejects import REJECT_COLUMNS, write_annotated_workbook, write_rejects_json
+from emissions_etl.resources import resource_spec
 from emissions_etl.sources import read_source
-from emissions_etl.validation import validate_wastes
-from emissions_etl_schemas import INPUT_ALIASES, SCHEMAS
+from emissions_etl.validation import validate_batch
 from tests.builders import WASTE_HEADERS, waste_row, write_csv, write_xlsx
 
-EXPECTED = list(SCHEMAS["wastes"].to_schema().columns)
+WASTES = resource_spec("wastes")
 
 
 def rejects_of(path: Path) -> pd.DataFrame:
-    batches = read_source(path, expected_columns=EXPECTED, aliases=INPUT_ALIASES)
-    return pd.concat([validate_wastes(batch).rejects for batch in batches], ignore_index=True)
+    batches = read_source(path, expected_columns=WASTES.columns, aliases=WASTES.aliases)
+    return pd.concat([validate_batch(batch, WASTES).rejects for batch in batches],
+                     ignore_index=True)  # fmt: skip
 
 
 def bad_workbook(tmp_path: Path) -> Path:

@@ -8,18 +8,22 @@ import pytest
 
 from emissions_etl.errors import UnsupportedSourceError
 from emissions_etl.rejects import REJECT_COLUMNS
+from emissions_etl.resources import resource_spec
 from emissions_etl.sources import read_source
-from emissions_etl.validation import validate_wastes
-from emissions_etl_schemas import INPUT_ALIASES, SCHEMAS
+from emissions_etl.validation import ValidationResult, validate_batch
 from tests.builders import WASTE_HEADERS, waste_row, write_csv, write_xlsx
 
-EXPECTED = list(SCHEMAS["wastes"].to_schema().columns)
+WASTES = resource_spec("wastes")
+
+
+def validate_path(path: Path) -> ValidationResult:
+    [batch] = read_source(path, expected_columns=WASTES.columns, aliases=WASTES.aliases)
+    return validate_batch(batch, WASTES)
 
 
 def validate_xlsx(tmp_path: Path, *rows: list) -> tuple[pd.DataFrame, pd.DataFrame]:  # type: ignore[type-arg]
     path = write_xlsx(tmp_path / "w.xlsx", {"Jan": [["Title"], WASTE_HEADERS, *rows]})
-    [batch] = read_source(path, expected_columns=EXPECTED, aliases=INPUT_ALIASES)
-    result = validate_wastes(batch)
+    result = validate_path(path)
     return result.valid, result.rejects
 
 
@@ -28,14 +32,16 @@ def only_reject(rejects: pd.DataFrame) -> dict:  # type: ignore[type-arg]
     return rejects.iloc[0].to_dict()
 
 
-def test_a_valid_row_comes_out_typed_with_a_default_row_id_and_a_hash(tmp_path: Path) -> None:
+def test_a_valid_row_comes_out_typed_with_a_default_key_and_a_hash(tmp_path: Path) -> None:
     valid, rejects = validate_xlsx(tmp_path, waste_row(1, unit=None, ler_code="20 01 01"))
     assert rejects.empty
     row = valid.iloc[0]
     assert row["start_date"] == pd.Timestamp("2026-01-01")
     assert row["base_quantity"] == 120.5
     assert (row["unit"], row["ler_code"], row["rd_code"]) == ("kg", "200101", "R3")
-    assert row["client_row_id"] == "w.xlsx#Jan!3"
+    # Without a client_row_id the row's place is its key (sent as client_row_id).
+    assert pd.isna(row["client_row_id"])
+    assert row["source_key"] == "w.xlsx#Jan!3"
     assert len(row["source_hash"]) == 16
     assert list(rejects.columns) == list(REJECT_COLUMNS)
 
@@ -75,18 +81,20 @@ def test_numbers_are_read_with_decimal_commas_and_thousands_separators(
         ({"facility": None}, "Facility", "REQUIRED", "Facility is required"),
         ({"identification_name": " "}, "Identification name", "REQUIRED", "is required"),
         ({"base_quantity": "abc"}, "Base quantity", "INVALID_NUMBER", "got 'abc'"),
-        ({"base_quantity": -3}, "Base quantity", "NOT_POSITIVE", "greater than 0, got '-3'"),
+        ({"base_quantity": -3}, "Base quantity", "NOT_POSITIVE", "greater than 0; got '-3'."),
         ({"base_quantity": 0}, "Base quantity", "NOT_POSITIVE", "greater than 0"),
         ({"start_date": "soon"}, "Start date", "INVALID_DATE", "got 'soon'"),
         ({"end_date": "2026-02-30"}, "End date", "INVALID_DATE", "got '2026-02-30'"),
         ({"ler_code": "2001"}, "LER code", "INVALID_LER_CODE", "like 20 01 01; got '2001'"),
-        ({"rd_code": "R99"}, "RD code", "INVALID_RD_CODE", "got 'R99'"),
+        ({"rd_code": "R99"}, "RD code", "INVALID_RD_CODE",
+         "R1 to R13 or D1 to D15, like R3; got 'R99'"),
         ({"rd_code": None}, "RD code", "REQUIRED", "is required"),
-        ({"unit": "lbs"}, "Unit", "INVALID_UNIT", "got 'lbs'"),
-        ({"client_row_id": "x" * 256}, "Client row id", "TOO_LONG", "this one has 256"),
+        ({"unit": "lbs"}, "Unit", "INVALID_UNIT", "Unit must be one of: kg, t; got 'lbs'."),
+        ({"client_row_id": "x" * 256}, "Client row id", "TOO_LONG", "at most 255 characters"),
+        ({"base_quantity": 1e308}, "Base quantity", "OUT_OF_RANGE", "at most 100,000,000"),
         (
             {"start_date": "2026-03-05", "end_date": "2026-02-28"},
-            "Start date", "DATE_ORDER", "Start date 2026-03-05 is after end date 2026-02-28",
+            "Start date", "DATE_ORDER", "Start date is after End date; swap or correct them.",
         ),
     ],
 )  # fmt: skip
@@ -99,6 +107,8 @@ def test_each_kind_of_bad_cell_is_one_reject_at_its_row_and_column(
 ) -> None:
     valid, rejects = validate_xlsx(tmp_path, waste_row(1), waste_row(2, **changes))
     reject = only_reject(rejects)
+    # Messages name the header as the file writes it.
+    assert reject["message"].startswith(header)
     assert (reject["file"], reject["sheet"], reject["row"]) == ("w.xlsx", "Jan", 4)
     assert (reject["column"], reject["code"]) == (header, code)
     assert message_part in reject["message"]
@@ -124,9 +134,8 @@ def test_csv_cells_are_parsed_and_default_ids_have_no_sheet(tmp_path: Path) -> N
     rows = [WASTE_HEADERS, ["Madrid Warehouse", "A", "01/02/2026", "28/02/2026", "12,5", "t",
                             "200101", "d1", "", "", ""]]  # fmt: skip
     path = write_csv(tmp_path / "e.csv", rows, delimiter=";")
-    [batch] = read_source(path, expected_columns=EXPECTED, aliases=INPUT_ALIASES)
-    valid = validate_wastes(batch).valid
-    assert valid["client_row_id"].tolist() == ["e.csv#2"]
+    valid = validate_path(path).valid
+    assert valid["source_key"].tolist() == ["e.csv#2"]
     assert (valid["base_quantity"].iloc[0], valid["unit"].iloc[0]) == (12.5, "t")
     assert valid["rd_code"].iloc[0] == "D1"
 
@@ -144,9 +153,8 @@ def test_a_batch_without_a_required_column_is_unsupported(tmp_path: Path) -> Non
     headers = [h for h in WASTE_HEADERS if h != "RD code"]
     row = [v for h, v in zip(WASTE_HEADERS, waste_row(1), strict=True) if h != "RD code"]
     path = write_xlsx(tmp_path / "w.xlsx", {"S": [headers, row]})
-    [batch] = read_source(path, expected_columns=EXPECTED, aliases=INPUT_ALIASES)
     with pytest.raises(UnsupportedSourceError, match="rd_code"):
-        validate_wastes(batch)
+        validate_path(path)
 
 
 def test_a_date_column_mixing_real_dates_and_text_reads_both(tmp_path: Path) -> None:
@@ -160,11 +168,10 @@ def test_a_date_column_mixing_real_dates_and_text_reads_both(tmp_path: Path) -> 
     assert valid["start_date"].dt.day.tolist() == [1, 2, 2]
 
 
-def test_a_default_row_id_longer_than_255_characters_is_hashed(tmp_path: Path) -> None:
+def test_a_default_key_longer_than_255_characters_is_hashed(tmp_path: Path) -> None:
     name = "w" * 250 + ".xlsx"
     path = write_xlsx(tmp_path / name, {"S": [WASTE_HEADERS, waste_row(1), waste_row(2)]})
-    [batch] = read_source(path, expected_columns=EXPECTED, aliases=INPUT_ALIASES)
-    ids = validate_wastes(batch).valid["client_row_id"]
+    ids = validate_path(path).valid["source_key"]
     assert ids.str.startswith("sha256:").all()
     assert ids.str.len().max() <= 255
     assert ids.nunique() == 2

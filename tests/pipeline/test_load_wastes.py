@@ -6,10 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from emissions_etl.errors import StrictModeError
+from emissions_etl.errors import EmptySourceError, StrictModeError
 from emissions_etl.pipeline import LoadOptions, load_file
+from emissions_etl.resources import resource_spec
 
 from .tenancy import Tenant, waste_row, write_wastes_xlsx
+
+WASTES = resource_spec("wastes")
 
 
 def _remote_wastes(tenant: Tenant) -> list[dict]:
@@ -20,7 +23,11 @@ def _remote_wastes(tenant: Tenant) -> list[dict]:
 def _load(tenant: Tenant, path: Path, **options: object):  # type: ignore[no-untyped-def]
     with tenant.client() as client:
         return load_file(
-            path, api=client, warehouse=tenant.warehouse, options=LoadOptions(**options)
+            path,
+            api=client,
+            warehouse=tenant.warehouse,
+            spec=WASTES,
+            options=LoadOptions(**options),
         )
 
 
@@ -104,3 +111,29 @@ def test_a_dry_run_writes_nothing_to_the_service(tenant: Tenant) -> None:
 
     assert (summary.outcome, summary.rows_loaded, summary.rows_rejected) == ("dry_run", 0, 0)
     assert _remote_wastes(tenant) == []
+
+
+def test_a_file_whose_every_row_is_rejected_ends_rejected_and_sends_nothing(
+    tenant: Tenant,
+) -> None:
+    rows = [waste_row(1, quantity=-1), waste_row(2, facility="Nowhere")]
+    path = write_wastes_xlsx(tenant.workdir / "wastes.xlsx", rows)
+
+    summary = _load(tenant, path)
+
+    assert (summary.outcome, summary.rows_read, summary.rows_rejected) == ("rejected", 2, 2)
+    assert (summary.rows_sent, summary.rows_loaded) == (0, 0)
+    assert _remote_wastes(tenant) == []
+    runs = tenant.warehouse.query("SELECT outcome FROM load_runs")
+    assert runs["outcome"].tolist() == ["rejected"]
+
+
+def test_a_header_only_file_is_an_empty_source_and_its_run_failed(tenant: Tenant) -> None:
+    path = write_wastes_xlsx(tenant.workdir / "wastes.xlsx", [])
+
+    with pytest.raises(EmptySourceError, match="no data rows"):
+        _load(tenant, path)
+
+    runs = tenant.warehouse.query("SELECT outcome, error FROM load_runs")
+    assert runs["outcome"].tolist() == ["failed"]
+    assert "EmptySourceError" in runs["error"].iloc[0]

@@ -5,15 +5,20 @@ from __future__ import annotations
 import pytest
 
 from emissions_etl.pipeline import LoadOptions, load_file
+from emissions_etl.resources import resource_spec
 
 from .faults import Fault, FaultTransport, SimulatedCrash
 from .tenancy import Tenant, waste_row, write_wastes_xlsx
+
+WASTES = resource_spec("wastes")
 
 
 def _load_with(tenant: Tenant, path, faults: list[Fault]):  # type: ignore[no-untyped-def]
     transport = FaultTransport(tenant.ca_file, faults)
     with tenant.client(transport=transport) as client:
-        summary = load_file(path, api=client, warehouse=tenant.warehouse, options=LoadOptions())
+        summary = load_file(
+            path, api=client, warehouse=tenant.warehouse, spec=WASTES, options=LoadOptions()
+        )
     return summary, transport
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from emissions_etl.pipeline import LoadOptions, validate_file
+from emissions_etl.resources import resource_spec
 
 HEADER = (
     "facility,identification_name,start_date,end_date,base_quantity,ler_code,rd_code,client_row_id"
@@ -19,7 +20,7 @@ def test_a_row_id_repeated_in_a_later_batch_is_rejected_where_it_repeats(tmp_pat
     path = tmp_path / "w.csv"
     path.write_text("\n".join(lines) + "\n")
 
-    result = validate_file(path, options=LoadOptions(batch_rows=2))
+    result = validate_file(path, spec=resource_spec("wastes"), options=LoadOptions(batch_rows=2))
 
     assert (result.rows_read, result.rows_valid) == (5, 4)
     reject = result.rejects.iloc[0]

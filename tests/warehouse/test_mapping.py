@@ -100,6 +100,8 @@ def test_pending_chunks_round_trip_until_cleared(warehouse: Warehouse) -> None:
         "run_id",
         "source_key",
         "source_hash",
+        "payload",
+        "remote_id",
         "created_at",
     ]
     assert sorted(pending["source_key"]) == ["r1", "r2", "r3"]

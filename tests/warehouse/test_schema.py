@@ -16,6 +16,7 @@ TABLES = {
     "rejects",
     "remote_records",
     "facilities",
+    "resource_catalog",
 }
 VIEWS = {"emissions", "load_run_summary", "rejects_latest"}
 
@@ -35,15 +36,18 @@ def test_the_first_writer_creates_every_table_and_view(warehouse: Warehouse) -> 
     assert _objects(warehouse) == {"tables": TABLES, "views": VIEWS}
 
 
-def test_opening_writers_again_keeps_one_schema_version_and_the_data(warehouse: Warehouse) -> None:
+def test_opening_writers_again_applies_each_migration_once_and_keeps_the_data(
+    warehouse: Warehouse,
+) -> None:
     with warehouse.writer() as writer:
         run_id = writer.start_run("wastes", "a.xlsx", {})
     for _ in range(2):
         with warehouse.writer():
             pass
 
-    versions = warehouse.query("SELECT version FROM schema_version")
-    assert versions["version"].tolist() == [SCHEMA_VERSION]
+    # One row per migration applied, the newest being the version this code writes.
+    versions = warehouse.query("SELECT version FROM schema_version ORDER BY version")
+    assert versions["version"].tolist() == list(range(1, SCHEMA_VERSION + 1))
     assert warehouse.query("SELECT run_id FROM load_runs")["run_id"].tolist() == [run_id]
 
 
