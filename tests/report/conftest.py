@@ -21,6 +21,9 @@ from emissions_etl.warehouse import Warehouse, WarehouseWriter
 #: A file name a person could really give, with every character HTML cares about.
 AWKWARD_FILE = "inbox/fleet <Q1> & \"fuel\" 'v2'.xlsx"
 
+#: Resources whose co2e is the sum of other records' (as the pipeline describes them).
+AGGREGATES = ("facilities", "logistic_hubs", "vehicles", "employees")
+
 FACILITIES = pd.DataFrame(
     {
         "facility_id": ["fac-mad", "fac-bcn", "fac-vlc", "fac-svq"],
@@ -114,7 +117,23 @@ SAMPLE_RUNS: list[Run] = [
             Record("t-3", None, None, 33.0),
         ],
     ),
+    Run(
+        "vehicles",
+        "inbox/vehicles.xlsx",
+        "succeeded",
+        # A vehicle's co2e is the sum of its consumptions': never added to the totals.
+        records=[Record("veh-1", dt.date(2026, 3, 31), "fac-svq", 5400.75)],
+    ),
     Run("purchases", "inbox/purchases.xlsx", "failed", error="ApiError: 503 from the service"),
+    Run(
+        "employees",
+        "inbox/staff.csv",
+        "rejected",
+        rejects=[
+            Reject(2, "Email", "nobody", "INVALID_EMAIL", "Not an email address."),
+        ],
+    ),
+    Run("business_travels", "inbox/travel_q3.csv", "interrupted"),
     Run(
         "purchases",
         "inbox/purchases.xlsx",
@@ -138,6 +157,8 @@ def land_runs(warehouse: Warehouse, runs: list[Run], *, facilities: bool = True)
     with warehouse.writer() as writer:
         if facilities:
             writer.land_facilities(FACILITIES)
+        for resource in AGGREGATES:
+            writer.describe_resource(resource, is_aggregate=True, description="sum of others")
         for run in runs:
             run_id = writer.start_run(run.resource, run.file, {"strict": False})
             if run.records:
@@ -220,7 +241,8 @@ def _rejects_frame(run: Run) -> pd.DataFrame:
 
 @pytest.fixture
 def sample_warehouse(tmp_path: Path) -> Warehouse:
-    """Four resources over six months, four facilities, seven runs, four open rejects."""
+    """Four activity resources over six months, a vehicle (aggregate), four facilities, ten
+    runs with every outcome but ``running``, seven open rejects."""
     return land_runs(Warehouse(tmp_path / "warehouse.duckdb"), SAMPLE_RUNS)
 
 

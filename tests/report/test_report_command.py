@@ -37,7 +37,7 @@ def test_report_writes_the_page_and_exits_0(sample_warehouse: Warehouse, tmp_pat
 
     assert done.returncode == 0, done.stderr
     assert "Plotly.newPlot" in out.read_text(encoding="utf-8")
-    assert "27 records, 52,600.8 kg co2e, 7 runs" in done.stdout
+    assert "27 records, 52,600.8 kg co2e, 10 runs" in done.stdout
 
 
 def test_the_warehouse_defaults_to_the_emissions_warehouse_setting(

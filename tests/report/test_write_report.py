@@ -16,6 +16,7 @@ from emissions_etl.report.colours import OUTCOME_COLOURS, resource_colour
 from emissions_etl.warehouse import Warehouse
 
 from .conftest import (
+    AGGREGATES,
     AWKWARD_FILE,
     SAMPLE_RUNS,
     Record,
@@ -54,9 +55,9 @@ def test_the_headline_matches_a_sql_sum_over_the_warehouse(
 ) -> None:
     expected = sample_warehouse.query(
         "SELECT sum(co2e_kg) AS kg, count(*) AS records, min(activity_date) AS first, "
-        "max(activity_date) AS last FROM emissions"
+        "max(activity_date) AS last FROM emissions WHERE NOT is_aggregate"
     ).iloc[0]
-    landed = [record for run in SAMPLE_RUNS for record in run.records]
+    landed = [r for run in SAMPLE_RUNS if run.resource not in AGGREGATES for r in run.records]
     assert expected["kg"] == pytest.approx(sum(r.co2e_kg or 0.0 for r in landed))
 
     summary = write_report(sample_warehouse.path, tmp_path / "report.html")
@@ -86,7 +87,7 @@ def test_the_monthly_chart_adds_up_to_the_warehouse_by_resource(
     traces = plotted_traces((tmp_path / "report.html").read_text(encoding="utf-8"))
     by_resource = sample_warehouse.query(
         "SELECT resource, sum(co2e_kg) / 1000 AS t FROM emissions "
-        "WHERE activity_date IS NOT NULL GROUP BY resource"
+        "WHERE activity_date IS NOT NULL AND NOT is_aggregate GROUP BY resource"
     )
     charted = {trace["name"]: sum(trace["y"]) for trace in traces["chart-by-month"]}
     assert charted == pytest.approx(
@@ -107,6 +108,25 @@ def test_each_resource_has_one_colour_in_every_chart(
     assert colours["wastes"] == {resource_colour("wastes")}
     assert colours["vehicle consumptions"] == {resource_colour("vehicle_consumptions")}
     assert len({colour for (colour,) in colours.values()}) == len(colours)
+
+
+def test_aggregate_records_are_left_out_of_every_figure(
+    sample_warehouse: Warehouse, tmp_path: Path
+) -> None:
+    every_row = sample_warehouse.query("SELECT sum(co2e_kg) AS kg FROM emissions")["kg"].iloc[0]
+    vehicles = sample_warehouse.query(
+        "SELECT count(*) AS n, sum(co2e_kg) AS kg FROM emissions WHERE resource = 'vehicles'"
+    ).iloc[0]
+    assert vehicles["n"] == 1
+
+    summary = write_report(sample_warehouse, tmp_path / "report.html")
+
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert summary.co2e_kg == pytest.approx(every_row - vehicles["kg"])
+    charted = {trace["name"] for chart in plotted_traces(page).values() for trace in chart}
+    assert "vehicles" not in charted
+    assert "vehicles.xlsx" not in element_text(page, "top-records")
+    assert "1 aggregate records not added" in element_text(page, "records")
 
 
 def test_text_from_the_data_is_escaped(sample_warehouse: Warehouse, tmp_path: Path) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+import pandas as pd
+
 from emissions_etl import __version__
 from emissions_etl.report import charts, numbers, tables
 from emissions_etl.report.queries import LAST_RUNS, TOP_RECORDS, ReportData
@@ -98,7 +100,7 @@ def _headline(data: ReportData) -> str:
             "Records",
             numbers.count(h["records"]),
             f"{numbers.count(h['calculated'])} calculated \u00b7 {numbers.count(h['errors'])} "
-            f"error \u00b7 {numbers.count(h['pending'])} pending",
+            f"error \u00b7 {numbers.count(h['pending'])} pending" + _aggregates_note(h),
         ),
         (
             "date-range",
@@ -123,6 +125,18 @@ def _headline(data: ReportData) -> str:
     return f'<section class="headline" id="headline">\n{cards}\n</section>\n'
 
 
+def _aggregates_note(headline: pd.Series) -> str:
+    """Facilities, hubs, vehicles and employees carry sums of other records' co2e: say they
+    are left out of every figure, so the total is not read as an undercount."""
+    aggregates = int(headline["aggregates"])
+    if not aggregates:
+        return ""
+    return (
+        '<br><span title="Facilities, logistic hubs, vehicles and employees: their co2e is the '
+        f"sum of other records' co2e\">{aggregates:,} aggregate records not added</span>"
+    )
+
+
 def _sections(data: ReportData) -> tuple[str, int]:
     """Every section after the headline, and how many charts they hold."""
     parts = [_co2e_sections(data), _runs_section(data), _rejects_sections(data)]
@@ -143,23 +157,26 @@ def _co2e_sections(data: ReportData) -> tuple[str, int]:
     else:
         by_month, month_charts = charts.month_chart(data.by_month, unit, divisor), 1
     html = (
-        _card("co2e by month and resource", month_hint, by_month)
+        _card("co2e by month and resource", month_hint, by_month, section_id="by-month")
         + '<div class="grid">\n'
         + _card(
             "co2e by facility",
             "Largest first; the facility as the service or the source file names it.",
             charts.facility_chart(data.by_facility, unit, divisor),
+            section_id="by-facility",
         )
         + _card(
             "Top sources",
             "The source files whose records weigh most in co2e.",
             charts.sources_chart(data.top_sources, unit, divisor),
+            section_id="top-sources",
         )
         + "</div>\n"
         + _card(
             "Largest records",
             f"The {TOP_RECORDS} records with the most co2e, and the row they came from.",
             tables.records_table(data.top_records, unit, divisor),
+            section_id="top-records",
         )
     )
     return html, month_charts + 2
@@ -171,7 +188,8 @@ def _runs_section(data: ReportData) -> tuple[str, int]:
         return _card("Last runs", "", _empty("No load run yet.")), 0
     unit, divisor = numbers.chart_unit(data.co2e_kg)
     body = _outcome_badges(data) + tables.runs_table(data.last_runs, unit, divisor)
-    return _card("Last runs", f"The {LAST_RUNS} most recent load runs, newest first.", body), 0
+    hint = f"The {LAST_RUNS} most recent load runs, newest first."
+    return _card("Last runs", hint, body, section_id="last-runs"), 0
 
 
 def _rejects_sections(data: ReportData) -> tuple[str, int]:
@@ -185,11 +203,13 @@ def _rejects_sections(data: ReportData) -> tuple[str, int]:
         "Rejects by code",
         "Rejected cells in the latest run of each file (earlier runs' rejects are history).",
         charts.rejects_chart(data.rejects_by_code),
+        section_id="rejects-by-code",
     ) + _card(
         "Latest rejects",
         f"The {shown} most recent of {total:,} rejected cells; "
         "the warehouse's rejects table has them all.",
         tables.rejects_table(data.latest_rejects),
+        section_id="latest-rejects",
     )
     return html, 1
 
@@ -202,9 +222,12 @@ def _outcome_badges(data: ReportData) -> str:
     return f'<p class="badges" id="run-outcomes">All runs: {badges}</p>'
 
 
-def _card(title: str, hint: str, body: str) -> str:
+def _card(title: str, hint: str, body: str, *, section_id: str = "") -> str:
     hint_html = f'<p class="hint">{hint}</p>' if hint else ""
-    return f'<section class="card">\n<h2>{title}</h2>\n{hint_html}\n{body}\n</section>\n'
+    id_attribute = f' id="{section_id}"' if section_id else ""
+    return (
+        f'<section class="card"{id_attribute}>\n<h2>{title}</h2>\n{hint_html}\n{body}\n</section>\n'
+    )
 
 
 def _empty(message: str) -> str:

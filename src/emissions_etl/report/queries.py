@@ -1,5 +1,7 @@
 """What the report shows, read from the warehouse's documented views and tables in one pass.
 
+co2e figures cover activity records only: rows flagged ``is_aggregate`` (facilities, hubs,
+vehicles, employees, whose co2e sums other records') would count the same co2e twice.
 Every figure is aggregated in DuckDB (the warehouse may hold millions of records); only the
 handful of rows a chart or table needs comes back as a frame. Read-only, through
 ``Warehouse.query``: the report never holds the writer's lock.
@@ -8,6 +10,7 @@ handful of rows a chart or table needs comes back as a frame. Read-only, through
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -26,6 +29,17 @@ LATEST_REJECTS = 15
 #: The relations the report reads; a file with none of them is a warehouse nothing landed in.
 REQUIRED_RELATIONS = ("emissions", "load_run_summary", "rejects", "load_runs")
 
+#: Records whose co2e adds up: not those of facilities, hubs, vehicles or employees, whose co2e
+#: is the sum of other records' (warehouse README: ``is_aggregate``, "leave these rows out of
+#: totals"). A warehouse written before the column existed holds activity records only.
+ACTIVITY = "(SELECT * FROM emissions WHERE NOT is_aggregate)"
+ACTIVITY_BEFORE_AGGREGATES = "emissions"
+
+HAS_IS_AGGREGATE = """
+    SELECT count(*) AS n FROM information_schema.columns
+    WHERE table_schema = 'main' AND table_name = 'emissions' AND column_name = 'is_aggregate'
+"""
+
 RELATIONS = """
     SELECT table_name FROM information_schema.tables
     WHERE table_schema = 'main' AND list_contains($1, table_name)
@@ -41,14 +55,15 @@ HEADLINE = """
            min(activity_date)                                AS first_date,
            max(activity_date)                                AS last_date,
            count(DISTINCT resource)                          AS resources,
-           count(*) FILTER (WHERE co2e_kg IS NOT NULL AND activity_date IS NULL) AS undated
-    FROM emissions
+           count(*) FILTER (WHERE co2e_kg IS NOT NULL AND activity_date IS NULL) AS undated,
+           (SELECT count(*) FROM emissions) - count(*)       AS aggregates
+    FROM {activity} AS e
 """
 
 BY_MONTH_AND_RESOURCE = """
     SELECT date_trunc('month', activity_date) AS month, resource,
            sum(co2e_kg) AS co2e_kg, count(*) AS records
-    FROM emissions
+    FROM {activity} AS e
     WHERE co2e_kg IS NOT NULL AND activity_date IS NOT NULL
     GROUP BY ALL
     ORDER BY month, resource
@@ -59,7 +74,7 @@ BY_FACILITY_AND_RESOURCE = """
     WITH per AS (
         SELECT coalesce(facility_name, facility_id) AS facility, resource,
                sum(co2e_kg) AS co2e_kg, count(*) AS records
-        FROM emissions
+        FROM {activity} AS e
         WHERE co2e_kg IS NOT NULL
         GROUP BY ALL
     ), ranked AS (
@@ -84,7 +99,7 @@ BY_FACILITY_AND_RESOURCE = """
 TOP_SOURCE_FILES = """
     WITH per AS (
         SELECT source_file, resource, sum(co2e_kg) AS co2e_kg, count(*) AS records
-        FROM emissions
+        FROM {activity} AS e
         WHERE co2e_kg IS NOT NULL
         GROUP BY ALL
     ), ranked AS (
@@ -103,7 +118,7 @@ TOP_SOURCE_FILES = """
 TOP_RECORDS_SQL = """
     SELECT resource, source_file, source_sheet, source_row, source_key, remote_id,
            coalesce(facility_name, facility_id) AS facility, activity_date, co2e_kg
-    FROM emissions
+    FROM {activity} AS e
     WHERE co2e_kg IS NOT NULL
     ORDER BY co2e_kg DESC, resource, source_key
     LIMIT $1
@@ -200,12 +215,18 @@ def read_report_data(warehouse: Warehouse) -> ReportData:
         raise WarehouseError(
             f"{warehouse.path}: not an emissions-etl warehouse (no {', '.join(missing)})"
         )
+    aggregates_known = int(warehouse.query(HAS_IS_AGGREGATE)["n"].iloc[0]) > 0
+    activity = ACTIVITY if aggregates_known else ACTIVITY_BEFORE_AGGREGATES
+
+    def records(sql: str, params: list[Any] | None = None) -> pd.DataFrame:
+        return warehouse.query(sql.replace("{activity}", activity), params or [])
+
     return ReportData(
-        headline=warehouse.query(HEADLINE).iloc[0],
-        by_month=warehouse.query(BY_MONTH_AND_RESOURCE),
-        by_facility=warehouse.query(BY_FACILITY_AND_RESOURCE, [TOP_FACILITIES]),
-        top_sources=warehouse.query(TOP_SOURCE_FILES, [TOP_SOURCES]),
-        top_records=warehouse.query(TOP_RECORDS_SQL, [TOP_RECORDS]),
+        headline=records(HEADLINE).iloc[0],
+        by_month=records(BY_MONTH_AND_RESOURCE),
+        by_facility=records(BY_FACILITY_AND_RESOURCE, [TOP_FACILITIES]),
+        top_sources=records(TOP_SOURCE_FILES, [TOP_SOURCES]),
+        top_records=records(TOP_RECORDS_SQL, [TOP_RECORDS]),
         last_runs=warehouse.query(LAST_RUNS_SQL, [LAST_RUNS]),
         run_outcomes=warehouse.query(RUN_OUTCOMES),
         rejects_by_code=warehouse.query(REJECTS_BY_CODE),
@@ -226,6 +247,7 @@ def empty_report_data() -> ReportData:
             "last_date": None,
             "resources": 0,
             "undated": 0,
+            "aggregates": 0,
         }
     )
     nothing = pd.DataFrame()
