@@ -4,6 +4,7 @@ becomes a reject at the row and column a person can fix."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -111,23 +112,34 @@ def plan_changes(records: pd.DataFrame, mapping: pd.DataFrame) -> ChangePlan:
 
 def to_payload(chunk: pd.DataFrame, spec: ResourceSpec) -> list[dict[str, Any]]:
     """Chunk rows as API records: dates as ISO strings, missing optional fields left out,
-    numpy scalars as plain Python values."""
+    plain Python values. Built column by column: rows sharing which fields are missing share
+    one key list, so no per-cell Python work is done."""
     fields = [name for name in spec.record_fields if name in chunk.columns]
-    frame = chunk[fields].copy()
-    for name in spec.date_fields:
-        if name in frame.columns:
-            frame[name] = pd.to_datetime(frame[name]).dt.strftime("%Y-%m-%d")
-    frame = frame.astype(object).where(frame.notna(), None)
-    return [
-        {str(key): _plain(value) for key, value in row.items() if value is not None}
-        for row in frame.to_dict("records")
-    ]
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
+    if chunk.empty or not fields:
+        return [{} for _ in range(len(chunk))]
+    values: dict[str, list[Any]] = {}
+    missing = np.zeros((len(chunk), len(fields)), dtype=bool)
+    for position, name in enumerate(fields):
+        column = chunk[name]
+        if name in spec.date_fields:
+            column = pd.to_datetime(column).dt.strftime("%Y-%m-%d")
+        missing[:, position] = column.isna().to_numpy()
+        values[name] = column.tolist()
+    records: list[dict[str, Any]] = [{}] * len(chunk)
+    codes = missing @ (1 << np.arange(len(fields), dtype=np.int64))  # one int per pattern
+    for code in np.unique(codes).tolist():
+        keep = [name for bit, name in enumerate(fields) if not code >> bit & 1]
+        rows = np.flatnonzero(codes == code).tolist()
+        if len(rows) == len(chunk):
+            columns = [values[name] for name in keep]
+        else:
+            columns = [[values[name][row] for row in rows] for name in keep]
+        for row, record in zip(rows, zip(*columns, strict=True), strict=True):
+            records[row] = dict(zip(keep, record, strict=True))
+        if not keep:
+            for row in rows:
+                records[row] = {}
+    return records
 
 
 def payload_json(payloads: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -145,14 +157,16 @@ def rejects_at(
     rows: pd.DataFrame, spec: ResourceSpec, entries: Sequence[tuple[int, str, str, str]]
 ) -> pd.DataFrame:
     """Rejects for ``(position in rows, api field, service code, service message)`` entries,
-    at the spreadsheet column a person fixes."""
+    at the spreadsheet column a person fixes (``input_column_of_field`` by code, then field)."""
     headers: dict[str, str] = dict(rows.attrs.get("headers", {}))
     out = []
     for position, api_field, code, message in entries:
         if not 0 <= position < len(rows):
             continue
         source = rows.iloc[position]
-        column = spec.input_column_of_field.get(api_field, api_field)
+        api_field = api_field or _field_named(message, source, spec)
+        fields = spec.input_column_of_field  # a refusal's code may name the column it is about
+        column = fields.get(code) or fields.get(api_field, api_field)
         value = source.get(api_field, source.get(column, ""))
         out.append(
             {
@@ -166,6 +180,26 @@ def rejects_at(
             }
         )
     return pd.DataFrame(out, columns=list(REJECT_COLUMNS)) if out else empty_rejects()
+
+
+def _field_named(message: str, source: pd.Series, spec: ResourceSpec) -> str:
+    """The field a refusal that names none is about: the one whose value the message quotes
+    (``Unknown place 'Atlantis'``), else the first one it names (``transport_type train is not
+    possible ...``); "" when neither."""
+    quoted = {
+        text.strip().lower()
+        for pair in re.findall(r"'([^']+)'|\"([^\"]+)\"", message)
+        for text in pair
+        if text.strip()
+    }
+    for name in spec.record_fields:
+        value = source.get(name)
+        if isinstance(value, str) and value.strip().lower() in quoted:
+            return name
+    for name in spec.record_fields:
+        if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", message):
+            return name
+    return ""
 
 
 def refusal_entries(error: ApiStatusError) -> list[tuple[str, str, str]]:
