@@ -5,11 +5,13 @@ from pathlib import Path
 import pytest
 
 from emissions_etl.errors import UnsupportedSourceError
+from emissions_etl.resources import resource_spec
 from emissions_etl.sources import read_source
-from emissions_etl_schemas import INPUT_ALIASES, SCHEMAS
 from tests.builders import write_csv
 
-EXPECTED = list(SCHEMAS["wastes"].to_schema().columns)
+WASTES = resource_spec("wastes")
+EXPECTED = list(WASTES.columns)
+INPUT_ALIASES = WASTES.aliases
 ERP_HEADER = ["Werk", "Abfallbezeichnung", "Von", "Bis", "Menge", "ME", "LER-Code", "R/D",
               "Entsorger", "Text"]  # fmt: skip
 ERP_ROW = ["Barcelona Plant", "Papier", "01.02.2026", "28.02.2026", "1.234,5", "kg", "20 01 01",

@@ -6,11 +6,14 @@ from pathlib import Path
 import pytest
 
 from emissions_etl.errors import SheetNotFoundError, SourceNotFoundError, UnsupportedSourceError
+from emissions_etl.resources import resource_spec
 from emissions_etl.sources import read_source
-from emissions_etl_schemas import INPUT_ALIASES, REQUIRED_INPUT_COLUMNS, SCHEMAS
 from tests.builders import WASTE_HEADERS, set_cached_values, waste_row, write_xlsx
 
-EXPECTED = list(SCHEMAS["wastes"].to_schema().columns)
+WASTES = resource_spec("wastes")
+EXPECTED = list(WASTES.columns)
+INPUT_ALIASES = WASTES.aliases
+REQUIRED_INPUT_COLUMNS = WASTES.required_columns
 
 
 def read(path: Path, **options):  # type: ignore[no-untyped-def]

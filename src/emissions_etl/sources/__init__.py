@@ -2,6 +2,8 @@
 
 ``read_source`` is the only entry point; it picks the reader from the file's suffix (or its first
 bytes), finds the header row, renames columns to canonical names and yields bounded batches.
+Whatever the file holds, a problem with the file is one InputError (``boundary``) and no input
+can exhaust memory or time (``limits``: every cap, checked before anything large is built).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from emissions_etl.errors import SourceNotFoundError, UnsupportedSourceError
+from emissions_etl.sources.boundary import guarded, guarded_batches
 from emissions_etl.sources.csv_reader import read_delimited
 from emissions_etl.sources.frames import ORIGIN_COLUMNS
 from emissions_etl.sources.headers import HEADER_SEARCH_ROWS, ColumnNamer, normalise_header
@@ -52,14 +55,31 @@ def read_source(
     ``attrs["headers"]`` maps each column to its header text. The header row is the first of
     the top 30 rows naming every ``required_columns`` (or half of ``expected_columns``).
 
-    Raises SourceNotFoundError, UnsupportedSourceError and SheetNotFoundError.
+    Raises SourceNotFoundError, SheetNotFoundError and UnsupportedSourceError (or one of its
+    subclasses: CorruptSourceError, EncryptedSourceError, SourceTooLargeError,
+    SourceEncodingError, DuplicateColumnError), at the call or while iterating; never another
+    exception for anything the file holds.
     """
     path = Path(path)
-    if not path.is_file():
-        raise SourceNotFoundError(str(path), "no such file")
     if batch_rows < 1:
         raise ValueError("batch_rows must be at least 1")
     namer = ColumnNamer(expected_columns, aliases or {}, required_columns)
+    batches = guarded(path, _open, path, namer, sheet, encoding, delimiter, batch_rows)
+    return guarded_batches(path, batches)
+
+
+def _open(
+    path: Path,
+    namer: ColumnNamer,
+    sheet: str | None,
+    encoding: str | None,
+    delimiter: str | None,
+    batch_rows: int,
+) -> Iterator[pd.DataFrame]:
+    if not path.is_file():
+        raise SourceNotFoundError(str(path), "no such file")
+    if path.stat().st_size == 0:
+        raise UnsupportedSourceError(str(path), "the file is empty")
     if is_workbook(path):
         return read_workbook(path, sheet=sheet, namer=namer, batch_rows=batch_rows)
     return read_delimited(
@@ -68,6 +88,8 @@ def read_source(
 
 
 def is_workbook(path: Path) -> bool:
+    """True for a workbook (by suffix, or by zip/OLE magic bytes), False for text; a file that
+    is neither by its suffix raises UnsupportedSourceError."""
     suffix = path.suffix.lower()
     if suffix in WORKBOOK_SUFFIXES:
         return True

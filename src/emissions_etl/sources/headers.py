@@ -11,6 +11,9 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from emissions_etl.errors import DuplicateColumnError, SourceTooLargeError
+from emissions_etl.sources.limits import MAX_HEADER_CHARS, column_letters
+
 #: How far down a sheet the header row is looked for.
 HEADER_SEARCH_ROWS = 30
 
@@ -72,27 +75,86 @@ class ColumnNamer:
             f"no header row with {', '.join(wanted)} found in the first {HEADER_SEARCH_ROWS} rows"
         )
 
-    def name_row(self, index: int, cells: Sequence[Any]) -> HeaderMatch:
-        """Output names for each cell of the header row; duplicates get ``_2``, ``_3``..."""
+    def name_row(
+        self,
+        index: int,
+        cells: Sequence[Any],
+        *,
+        source: str = "",
+        where: str = "",
+        first_column: int = 0,
+    ) -> HeaderMatch:
+        """Output names for each cell of the header row.
+
+        Two cells meaning the same canonical column are refused (DuplicateColumnError): a row
+        would hold two values for one field and nobody can say which is meant. Two cells with
+        the same unknown header keep ``_2``, ``_3``... suffixes: unknown columns are carried
+        along but never loaded, so they harm nothing. A header cell over MAX_HEADER_CHARS is
+        refused (SourceTooLargeError). ``where`` (e.g. ``line 3``) and ``first_column`` (the
+        0-based sheet column of ``cells[0]``) only serve the messages.
+        """
         names: list[str] = []
         originals: dict[str, str] = {}
-        for cell in cells:
+        positions: dict[str, int] = {}
+        for position, cell in enumerate(cells):
             text = "" if cell is None else str(cell).strip()
             if not text:
                 names.append("")
                 continue
-            name = self.canonical(text) or normalise_header(text)
+            letter = column_letters(first_column + position)
+            if len(text) > MAX_HEADER_CHARS:
+                raise SourceTooLargeError(
+                    source,
+                    f"{where}, column {letter}: a header of {len(text):,} characters; "
+                    f"the limit is {MAX_HEADER_CHARS:,}",
+                )
+            canonical = self.canonical(text)
+            if canonical is not None and canonical in positions:
+                first = positions[canonical]
+                raise DuplicateColumnError(
+                    source,
+                    f"{where}: columns {column_letters(first_column + first)} "
+                    f"{originals[canonical]!r} and {letter} {text!r} both mean {canonical}: "
+                    "keep one",
+                )
+            name = canonical or normalise_header(text)
             base, suffix = name, 2
             while name in originals:
                 name, suffix = f"{base}_{suffix}", suffix + 1
             names.append(name)
             originals[name] = text
+            positions[name] = position
         return HeaderMatch(index, tuple(names), originals)
 
 
-def find_header(rows: Sequence[Sequence[Any]], namer: ColumnNamer) -> HeaderMatch | None:
-    """The first of ``rows`` (already limited to the search window) that is a header."""
+def locate_header(rows: Sequence[Sequence[Any]], namer: ColumnNamer) -> int | None:
+    """Index of the first of ``rows`` (within the search window) that is a header."""
     for index, cells in enumerate(rows[:HEADER_SEARCH_ROWS]):
         if namer.is_header(cells):
-            return namer.name_row(index, cells)
+            return index
     return None
+
+
+def find_header(
+    rows: Sequence[Sequence[Any]],
+    namer: ColumnNamer,
+    *,
+    source: str = "",
+    label: str = "row {row}",
+    first_column: int = 0,
+) -> HeaderMatch | None:
+    """The first of ``rows`` (already limited to the search window) that is a header, named.
+
+    ``label`` says where the header is in messages, ``{row}`` being its 1-based position.
+    Raises DuplicateColumnError and SourceTooLargeError (see ``ColumnNamer.name_row``).
+    """
+    index = locate_header(rows, namer)
+    if index is None:
+        return None
+    return namer.name_row(
+        index,
+        rows[index],
+        source=source,
+        where=label.format(row=index + 1),
+        first_column=first_column,
+    )

@@ -5,29 +5,37 @@ from __future__ import annotations
 from itertools import islice
 from pathlib import Path
 
-from python_calamine import CalamineError, CalamineWorkbook, SheetVisibleEnum
+from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
-from emissions_etl.errors import UnsupportedSourceError
+from emissions_etl.sources.boundary import guarded
 from emissions_etl.sources.csv_reader import read_raw_lines
 from emissions_etl.sources.headers import HEADER_SEARCH_ROWS
+from emissions_etl.sources.xlsx_package import inspect_workbook
 
 
 def peek_rows(
     path: Path, *, sheet: str | None = None, workbook: bool, rows: int = HEADER_SEARCH_ROWS
 ) -> list[list[str]]:
-    """Up to ``rows`` rows of the named (or first visible) sheet, or of the csv, as text."""
+    """Up to ``rows`` rows of the named (or first visible) sheet, or of the csv, as text.
+
+    The workbook is checked like ``read_source`` checks it (a sheet over the caps is refused
+    before calamine loads it); any problem with the file is an InputError.
+    """
+    return guarded(path, _peek, path, sheet, workbook, rows)
+
+
+def _peek(path: Path, sheet: str | None, workbook: bool, rows: int) -> list[list[str]]:
     if not workbook:
         return [list(cells) for cells in islice(read_raw_lines(path), rows)]
+    package = inspect_workbook(path)
+    book = CalamineWorkbook.from_path(str(path))
     try:
-        book = CalamineWorkbook.from_path(str(path))
-        try:
-            names = [m.name for m in book.sheets_metadata if m.visible == SheetVisibleEnum.Visible]
-            chosen = sheet if sheet is not None else (names[0] if names else None)
-            if chosen is None or chosen not in book.sheet_names:
-                return []
-            found = islice(book.get_sheet_by_name(chosen).iter_rows(), rows)
-            return [["" if cell is None else str(cell) for cell in row] for row in found]
-        finally:
-            book.close()
-    except (CalamineError, OSError, ValueError) as error:
-        raise UnsupportedSourceError(str(path), f"not an xlsx or csv file ({error})") from None
+        names = [m.name for m in book.sheets_metadata if m.visible == SheetVisibleEnum.Visible]
+        chosen = sheet if sheet is not None else (names[0] if names else None)
+        if chosen is None or chosen not in book.sheet_names:
+            return []
+        package.check_sheet(chosen)
+        found = islice(book.get_sheet_by_name(chosen).iter_rows(), rows)
+        return [["" if cell is None else str(cell) for cell in row] for row in found]
+    finally:
+        book.close()

@@ -2,7 +2,9 @@
 
 Formulas come back as the value the writing program cached; merged cells are filled with their
 top-left value; dates formatted as dates come back as dates (serials in unformatted cells stay
-numbers and are converted by validation).
+numbers and are converted by validation). calamine loads a whole sheet into one dense grid and
+aborts the process when an allocation fails, so ``xlsx_package`` checks the zip and measures
+each sheet first, and a sheet over the caps is refused before calamine loads it.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ import numpy as np
 import pandas as pd
 from python_calamine import CalamineError, CalamineSheet, CalamineWorkbook, SheetVisibleEnum
 
-from emissions_etl.errors import SheetNotFoundError, UnsupportedSourceError
+from emissions_etl.errors import CorruptSourceError, SheetNotFoundError, UnsupportedSourceError
 from emissions_etl.sources.frames import build_batch
 from emissions_etl.sources.headers import HEADER_SEARCH_ROWS, ColumnNamer, HeaderMatch, find_header
+from emissions_etl.sources.xlsx_package import WorkbookPackage, inspect_workbook
 
 Merge = tuple[tuple[int, int], tuple[int, int]]
 
@@ -30,18 +33,35 @@ def read_workbook(
 
     The sheets and headers are checked before the first batch, so errors raise at the call.
     """
+    package = inspect_workbook(path)
     try:
         workbook = CalamineWorkbook.from_path(str(path))
     except (CalamineError, OSError, ValueError) as error:
-        raise UnsupportedSourceError(str(path), f"not an xlsx or csv file ({error})") from None
+        raise CorruptSourceError(str(path), f"the workbook cannot be read ({error})") from None
+    try:
+        return _open_sheets(
+            path, workbook, package, sheet=sheet, namer=namer, batch_rows=batch_rows
+        )
+    except BaseException:
+        workbook.close()
+        raise
+
+
+def _open_sheets(
+    path: Path,
+    workbook: CalamineWorkbook,
+    package: WorkbookPackage,
+    *,
+    sheet: str | None,
+    namer: ColumnNamer,
+    batch_rows: int,
+) -> Iterator[pd.DataFrame]:
     if sheet is not None:
         if sheet not in workbook.sheet_names:
             known = ", ".join(workbook.sheet_names)
-            workbook.close()
             raise SheetNotFoundError(str(path), f"no sheet named {sheet!r}; sheets: {known}")
-        found = _open_sheet(workbook, sheet, namer)
+        found = _open_sheet(workbook, package, sheet, namer)
         if found is None:
-            workbook.close()
             raise UnsupportedSourceError(str(path), f"sheet {sheet!r}: {namer.describe_missing()}")
         opened = [found]
     else:
@@ -49,11 +69,12 @@ def read_workbook(
             found
             for meta in workbook.sheets_metadata
             if meta.visible == SheetVisibleEnum.Visible
-            and (found := _open_sheet(workbook, meta.name, namer)) is not None
+            and (found := _open_sheet(workbook, package, meta.name, namer)) is not None
         ]
         if not opened:
-            workbook.close()
             raise UnsupportedSourceError(str(path), namer.describe_missing())
+        # The sheets read are held together: their cells together are bound by the cap.
+        package.check_total([found_sheet.name for found_sheet, _ in opened])
     return _iter_sheets(path, workbook, opened, batch_rows)
 
 
@@ -71,11 +92,20 @@ def _iter_sheets(
 
 
 def _open_sheet(
-    workbook: CalamineWorkbook, name: str, namer: ColumnNamer
+    workbook: CalamineWorkbook, package: WorkbookPackage, name: str, namer: ColumnNamer
 ) -> tuple[CalamineSheet, HeaderMatch] | None:
+    package.check_sheet(name)
     sheet = workbook.get_sheet_by_name(name)
     head = list(islice(sheet.iter_rows(), HEADER_SEARCH_ROWS))
-    header = find_header(head, namer)
+    # iter_rows() starts at the sheet's first used column: letters in messages count from it.
+    first_column = sheet.start[1] if sheet.start else 0
+    header = find_header(
+        head,
+        namer,
+        source=str(package.path),
+        label=f"sheet {name!r}, row {{row}}",
+        first_column=first_column,
+    )
     return None if header is None else (sheet, header)
 
 

@@ -1,0 +1,84 @@
+"""The one place where what the libraries under the readers raise becomes an InputError.
+
+calamine, zipfile, zlib, expat, the csv module, codecs and pandas' parser each raise their own
+exceptions on a damaged or hostile file; callers of ``sources`` only ever see the InputError
+tree (one line, exit code 2), whatever the file holds and whenever it fails: while the
+reader is set up or while batches are read.
+"""
+
+from __future__ import annotations
+
+import csv
+import struct
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import ParamSpec, TypeVar
+from xml.parsers import expat
+
+import pandas as pd
+from python_calamine import CalamineError
+
+from emissions_etl.errors import (
+    CorruptSourceError,
+    EncryptedSourceError,
+    InputError,
+    SourceEncodingError,
+    SourceTooLargeError,
+    UnsupportedSourceError,
+)
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+#: Exceptions of the parsing libraries that mean "this file is damaged".
+_DAMAGED = (
+    CalamineError,
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    zlib.error,
+    expat.ExpatError,
+    csv.Error,
+    pd.errors.ParserError,
+    struct.error,
+    EOFError,
+)
+
+
+def as_input_error(path: Path, error: Exception) -> InputError:
+    """The InputError a foreign ``error`` raised while reading ``path`` stands for."""
+    if isinstance(error, InputError):
+        return error
+    where = str(path)
+    detail = f"{type(error).__name__}: {error}".strip()
+    if "password" in str(error).lower() and isinstance(error, CalamineError):
+        return EncryptedSourceError(where, "the workbook is password-protected")
+    if isinstance(error, UnicodeError):
+        return SourceEncodingError(where, f"the text cannot be decoded ({error})")
+    if isinstance(error, LookupError):
+        return UnsupportedSourceError(where, f"unknown encoding ({error})")
+    if isinstance(error, MemoryError):
+        return SourceTooLargeError(where, "not enough memory to read it")
+    if isinstance(error, _DAMAGED):
+        return CorruptSourceError(where, f"the file is damaged or unreadable ({detail})")
+    if isinstance(error, OSError):
+        reason = error.strerror or detail
+        return UnsupportedSourceError(where, f"the file cannot be read ({reason})")
+    return CorruptSourceError(where, f"the file cannot be read ({detail})")
+
+
+def guarded(path: Path, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """``call(*args, **kwargs)`` with any exception turned into an InputError."""
+    try:
+        return call(*args, **kwargs)
+    except Exception as error:  # noqa: BLE001 - the boundary: nothing foreign passes
+        raise as_input_error(path, error) from None
+
+
+def guarded_batches(path: Path, batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+    """``batches`` with any exception raised while iterating turned into an InputError."""
+    try:
+        yield from batches
+    except Exception as error:  # noqa: BLE001 - the boundary: nothing foreign passes
+        raise as_input_error(path, error) from None
