@@ -2,6 +2,8 @@
 
 Each parser is vectorised and returns the typed column plus a mask of cells that were filled in
 but could not be read (empty cells are not failures here: ``required`` decides about those).
+No parser raises on any cell: text like ``1e400``, ``NaN``, ``1,2,3``, ``2026-02-30``, a date
+in year 10000, a time-zone offset or a huge integer is a bad cell in the mask, never an error.
 """
 
 from __future__ import annotations
@@ -17,9 +19,28 @@ import pyarrow.compute as pc
 EXCEL_EPOCH = pd.Timestamp("1899-12-30")
 #: Serials a waste record can plausibly carry: 1950-01-01 .. 2099-12-31.
 _SERIAL_RANGE = (18264, 73050)
-#: Number text read by Arrow's cast directly, or after turning the decimal comma into a dot.
-_PLAIN_NUMBER = r"[+-]?\d+(?:\.\d+)?"
-_DECIMAL_COMMA = r"[+-]?\d+,\d+"
+#: Dates taken from text and from date cells: 1900-01-01 .. 2199-12-31 (a date outside is a
+#: typo such as 20026, and would not fit the datetime64[ns] columns validation builds).
+DATE_RANGE = (pd.Timestamp("1900-01-01"), pd.Timestamp("2200-01-01"))
+#: Number text read by Arrow's cast directly, or after turning the decimal comma into a dot
+#: (ASCII digits only: ``\d`` would also match other scripts' digits, which Arrow refuses).
+_PLAIN_NUMBER = r"[+-]?[0-9]+(?:\.[0-9]+)?"
+_DECIMAL_COMMA = r"[+-]?[0-9]+,[0-9]+"
+#: Thousands separators, only where they group digits by three: ``1,234,567.5``,
+#: ``1.234.567,5``, ``1'234.5``; anything else with separators (``1,2,3``) is not a number.
+_COMMA_THOUSANDS = r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?"
+_DOT_THOUSANDS = r"[+-]?[0-9]{1,3}(?:\.[0-9]{3})+(?:,[0-9]+)?"
+_APOSTROPHE_THOUSANDS = r"[+-]?[0-9]{1,3}(?:'[0-9]{3})+(?:[.,][0-9]+)?"
+#: NUL and the other C0 and C1 control characters; tab, line feed and carriage return are the
+#: ones a cell may hold (Alt+Enter in Excel, pasted text).
+CONTROL_CHARACTERS = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
+#: A date followed by a time and perhaps a zone: the date is kept as written.
+_DATE_WITH_TIME = (
+    r"^(?P<date>[0-9]{1,4}[-/.][0-9]{1,2}[-/.][0-9]{1,4})(?:T|\s+)[0-9]{1,2}:[0-9]{2}"
+    r"(?::[0-9]{2}(?:[.,][0-9]+)?)?\s*(?:Z|z|UTC|GMT|[+-][0-9]{2}(?::?[0-9]{2})?)?$"
+)
+_DATE_TYPES = (dt.date, pd.Timestamp, np.datetime64)
+_NUMBER_TYPES = (int, float, np.integer, np.floating)
 _TEXTUAL_KINDS = ("string", "empty", "mixed", "mixed-integer", "mixed-integer-float")
 #: Text date layouts, in order (ISO, then European day-first), each with a pattern that
 #: captures the day as written.
@@ -54,14 +75,23 @@ def is_blank(values: pd.Series) -> np.ndarray:
     return missing
 
 
+def has_control_characters(values: pd.Series) -> np.ndarray:
+    """True for text cells holding NUL or another control character (CONTROL_CHARACTERS; tab,
+    line feed and carriage return are allowed). Numbers and dates never hold any."""
+    if is_text_dtype(values) or (values.dtype == object and object_kind(values) in _TEXTUAL_KINDS):
+        found = values.str.contains(CONTROL_CHARACTERS, regex=True)
+        return found.fillna(False).to_numpy(dtype=bool)
+    return np.zeros(len(values), dtype=bool)
+
+
 def as_text(values: pd.Series) -> pd.Series:
     """Cells as trimmed text: "" when empty, ``12`` not ``12.0``, dates as ``YYYY-MM-DD``."""
     if values.dtype == object:
         kind = object_kind(values)
         if kind in ("string", "empty"):
             return values.fillna("").astype("str").str.strip()
-        if kind in ("floating", "integer"):
-            return _numbers_as_text(values.astype("float64"))
+        if kind in ("floating", "integer") and (floats := _as_floats(values)) is not None:
+            return _numbers_as_text(floats)
     if is_text_dtype(values):
         return values.fillna("").str.strip().astype("str")
     if pd.api.types.is_float_dtype(values.dtype) or pd.api.types.is_integer_dtype(values.dtype):
@@ -75,14 +105,30 @@ def as_text(values: pd.Series) -> pd.Series:
         out[is_str] = values[is_str].astype("str").str.strip()
     is_number = kinds.isin([float, int, np.float64, np.int64]).to_numpy()
     if is_number.any():
-        out[is_number] = _numbers_as_text(values[is_number].astype("float64"))
+        floats = _as_floats(values[is_number])
+        out[is_number] = values[is_number].map(str) if floats is None else _numbers_as_text(floats)
     is_date = kinds.isin([dt.date, dt.datetime, pd.Timestamp]).to_numpy()
     if is_date.any():
-        out[is_date] = _datetimes_as_text(pd.to_datetime(values[is_date]))
+        out[is_date] = _date_objects_as_text(values[is_date])
     other = ~(is_str | is_number | is_date) & values.notna().to_numpy()
     if other.any():
         out[other] = values[other].map(str)
     return out
+
+
+def _as_floats(values: pd.Series) -> pd.Series | None:
+    """float64 of number cells; None when one does not fit (a Python int of 400 digits)."""
+    try:
+        return values.astype("float64")
+    except (OverflowError, ValueError, TypeError):
+        return None
+
+
+def _date_objects_as_text(values: pd.Series) -> pd.Series:
+    try:
+        return _datetimes_as_text(_wall_clock(values))
+    except (ValueError, TypeError, OverflowError):
+        return values.map(str)
 
 
 def _numbers_as_text(values: pd.Series) -> pd.Series:
@@ -107,13 +153,16 @@ def parse_number(values: pd.Series) -> tuple[pd.Series, np.ndarray]:
     """Floats from numbers and from text like ``12,5``, ``1.234,5``, ``1,234.5``, ``1 234``."""
     if pd.api.types.is_numeric_dtype(values.dtype) and values.dtype != bool:
         numbers = values.astype("float64")
-        return numbers, ~np.isfinite(numbers.fillna(0).to_numpy())
+        return _finite(numbers)
     if values.dtype == object and object_kind(values) in ("floating", "integer", "empty"):
-        numbers = values.astype("float64")
-        return numbers, ~np.isfinite(numbers.fillna(0).to_numpy())
+        floats = _as_floats(values)
+        if floats is not None:
+            return _finite(floats)
     text = as_text(values)
     if text.str.contains(" ", regex=False).any():
         text = text.str.replace(" ", "", regex=False)
+    if text.str.contains("\u2212", regex=False).any():  # the typographic minus sign
+        text = text.str.replace("\u2212", "-", regex=False)
     numbers = pd.Series(np.nan, index=values.index, dtype="float64")
     plain = text.str.fullmatch(_PLAIN_NUMBER).fillna(False).to_numpy(dtype=bool)
     numbers[plain] = _cast_float(text[plain])
@@ -122,63 +171,124 @@ def parse_number(values: pd.Series) -> tuple[pd.Series, np.ndarray]:
     filled = (text != "").to_numpy(dtype=bool)
     other = filled & ~plain & ~comma
     if other.any():  # thousands separators, exotic spaces, "1e3", "inf"...
-        numbers[other] = pd.to_numeric(_normalise_number_text(text[other]), errors="coerce")
+        numbers[other] = _to_numeric(_normalise_number_text(text[other]))
     bad = filled & ~np.isfinite(numbers.to_numpy())
     return numbers.where(~bad), bad
 
 
+def _finite(numbers: pd.Series) -> tuple[pd.Series, np.ndarray]:
+    bad = ~np.isfinite(numbers.fillna(0).to_numpy())
+    return (numbers.where(~bad) if bad.any() else numbers), bad
+
+
 def _cast_float(text: pd.Series) -> np.ndarray:
-    return pc.cast(pa.array(text, type=pa.large_string()), pa.float64()).to_numpy(
-        zero_copy_only=False
-    )
+    try:
+        return pc.cast(pa.array(text, type=pa.large_string()), pa.float64()).to_numpy(
+            zero_copy_only=False
+        )
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return _to_numeric(text).to_numpy()
+
+
+def _to_numeric(text: pd.Series) -> pd.Series:
+    """pandas' reading of number text, NaN for anything it cannot read (never raises)."""
+    try:
+        return pd.to_numeric(text, errors="coerce").astype("float64")
+    except (ValueError, TypeError, OverflowError):
+        return pd.Series(np.nan, index=text.index, dtype="float64")
 
 
 def _normalise_number_text(text: pd.Series) -> pd.Series:
-    """Decide which of ``.`` and ``,`` is the decimal mark: the last one when both appear, a
-    single one when alone; repeated ones are thousands separators."""
-    text = text.str.replace(r"[\s\u00a0\u202f']", "", regex=True)
-    last_comma, last_dot = text.str.rfind(","), text.str.rfind(".")
-    commas, dots = text.str.count(","), text.str.count(r"\.")
-    comma_decimal = ((last_comma > last_dot) & (dots >= 1)) | ((dots == 0) & (commas == 1))
-    out = text.where(~comma_decimal, text.str.replace(".", "", regex=False).str.replace(",", "."))
-    return out.where(comma_decimal, out.str.replace(",", "", regex=False)).where(
-        ~((commas == 0) & (dots > 1)), text.str.replace(".", "", regex=False)
+    """Thousands separators dropped and the decimal mark made a dot, where the separators
+    group digits by three; other text is left for pandas (``1e3``, ``inf``) or refused."""
+    text = text.str.replace(r"[\s\u00a0\u202f]", "", regex=True)
+    comma = text.str.fullmatch(_COMMA_THOUSANDS).fillna(False)
+    dot = text.str.fullmatch(_DOT_THOUSANDS).fillna(False)
+    apostrophe = text.str.fullmatch(_APOSTROPHE_THOUSANDS).fillna(False)
+    out = text.where(~comma, text.str.replace(",", "", regex=False))
+    out = out.where(~dot, text.str.replace(".", "", regex=False).str.replace(",", ".", regex=False))
+    return out.where(
+        ~apostrophe, text.str.replace("'", "", regex=False).str.replace(",", ".", regex=False)
     )
 
 
 def parse_date(values: pd.Series) -> tuple[pd.Series, np.ndarray]:
-    """Dates (midnight, datetime64) from real dates, Excel serials, ISO and ``dd/mm/yyyy`` text."""
+    """Dates (midnight, datetime64[ns]) from real dates, Excel serials, ISO and ``dd/mm/yyyy``
+    text; a time after the date is dropped and the date kept as written, whatever its zone
+    (``2026-03-01T23:30:00-05:00`` is 2026-03-01). Dates outside DATE_RANGE are bad cells."""
     if pd.api.types.is_datetime64_any_dtype(values.dtype):
         dates = values.dt.tz_localize(None) if values.dt.tz is not None else values
-        return dates.dt.normalize().astype("datetime64[ns]"), np.zeros(len(values), dtype=bool)
-    out = pd.Series(pd.NaT, index=values.index, dtype="datetime64[ns]")
+        return _in_range(dates, values.notna().to_numpy())
     if pd.api.types.is_numeric_dtype(values.dtype) and values.dtype != bool:
         return _from_serials(values.astype("float64"))
     if is_text_dtype(values):
         return _from_text(values.fillna("").str.strip())
     kind = object_kind(values)
     if kind in ("date", "datetime", "datetime64"):
-        return pd.to_datetime(values).dt.normalize().astype("datetime64[ns]"), np.zeros(
-            len(values), dtype=bool
-        )
-    if kind in ("floating", "integer", "empty"):
-        return _from_serials(values.astype("float64"))
+        return _from_date_objects(values)
+    if kind in ("floating", "integer", "empty") and (floats := _as_floats(values)) is not None:
+        return _from_serials(floats)
     if kind == "string":
         return _from_text(values.fillna("").astype("str").str.strip())
-    kinds = values.map(type)
-    is_date = kinds.isin([dt.date, dt.datetime, pd.Timestamp]).to_numpy()
+    out = pd.Series(pd.NaT, index=values.index, dtype="datetime64[ns]")
+    bad = np.zeros(len(values), dtype=bool)
+    is_date = values.map(lambda value: isinstance(value, _DATE_TYPES)).to_numpy(dtype=bool)
     if is_date.any():
-        out[is_date] = pd.to_datetime(values[is_date]).dt.normalize()
-    is_number = kinds.isin([float, int, np.float64, np.int64]).to_numpy()
+        out[is_date], bad[is_date] = _from_date_objects(values[is_date])
+    is_number = (
+        values.map(
+            lambda value: isinstance(value, _NUMBER_TYPES) and not isinstance(value, bool)
+        ).to_numpy(dtype=bool)
+        & values.notna().to_numpy()
+    )
     if is_number.any():
-        out[is_number] = _from_serials(values[is_number].astype("float64"))[0]
-    filled = is_date | (is_number & values.notna().to_numpy())
-    rest = ~(is_date | is_number)
+        floats = _as_floats(values[is_number])
+        if floats is None:
+            bad[is_number] = True
+        else:
+            out[is_number], bad[is_number] = _from_serials(floats)
+    rest = ~(is_date | is_number) & values.notna().to_numpy()
     if rest.any():
-        rest_text = as_text(values[rest])
-        out[rest] = _from_text(rest_text)[0]
-        filled[rest] = (rest_text != "").to_numpy()
-    return out, filled & out.isna().to_numpy()
+        out[rest], bad[rest] = _from_text(as_text(values[rest]))
+    return out, bad
+
+
+def _in_range(dates: pd.Series, filled: np.ndarray) -> tuple[pd.Series, np.ndarray]:
+    """Naive datetimes (any unit) as datetime64[ns] midnights; NaT and bad outside DATE_RANGE."""
+    inside = ((dates >= DATE_RANGE[0]) & (dates < DATE_RANGE[1])).to_numpy(dtype=bool)
+    dates = dates.where(inside).dt.normalize().astype("datetime64[ns]")
+    return dates, filled & ~inside
+
+
+def _from_date_objects(values: pd.Series) -> tuple[pd.Series, np.ndarray]:
+    """Dates from date, datetime and Timestamp objects, zones dropped (the wall-clock date)."""
+    try:
+        dates = _wall_clock(values)
+    except (ValueError, TypeError, OverflowError):
+        dates = pd.Series(pd.NaT, index=values.index, dtype="datetime64[ns]")
+    return _in_range(dates, values.notna().to_numpy())
+
+
+def _wall_clock(values: pd.Series) -> pd.Series:
+    """Naive datetimes of date objects; each zone's wall clock when they carry zones."""
+    try:
+        dates = pd.to_datetime(values, errors="coerce")
+    except (ValueError, TypeError):  # several zones in one column
+        dates = pd.to_datetime(values.map(_without_zone), errors="coerce")
+    if isinstance(dates.dtype, pd.DatetimeTZDtype):
+        return dates.dt.tz_localize(None)
+    lost = dates.isna().to_numpy() & values.notna().to_numpy()
+    if lost.any():  # zoned values among naive ones are dropped by to_datetime: one by one
+        dates[lost] = pd.to_datetime(values[lost].map(_without_zone), errors="coerce")
+    return dates
+
+
+def _without_zone(value: object) -> object:
+    if isinstance(value, pd.Timestamp) and value.tz is not None:
+        return value.tz_localize(None)
+    if isinstance(value, dt.datetime) and value.tzinfo is not None:
+        return value.replace(tzinfo=None)
+    return value
 
 
 def _from_serials(serials: pd.Series) -> tuple[pd.Series, np.ndarray]:
@@ -190,6 +300,23 @@ def _from_serials(serials: pd.Series) -> tuple[pd.Series, np.ndarray]:
 
 def _from_text(text: pd.Series) -> tuple[pd.Series, np.ndarray]:
     filled = (text != "").to_numpy(dtype=bool)
+    dates = _from_layouts(text, filled)
+    missing = dates.isna().to_numpy() & filled
+    if missing.any():  # "2026-01-05T10:00:00+02:00", "05.01.2026 10:00": the date as written
+        written = text[missing].str.extract(_DATE_WITH_TIME)["date"].fillna("").astype("str")
+        dates[missing] = _from_layouts(written, (written != "").to_numpy(dtype=bool))
+        missing = dates.isna().to_numpy() & filled
+    if missing.any():  # serials typed as text, "45356"
+        serials = _to_numeric(text[missing])
+        dates[missing] = _from_serials(serials)[0]
+        missing = dates.isna().to_numpy() & filled
+    if missing.any():  # other ISO 8601 forms: "20260105", "2026-01-05T10:00"
+        dates[missing] = _iso_dates(text[missing])
+    return _in_range(dates, filled)
+
+
+def _from_layouts(text: pd.Series, filled: np.ndarray) -> pd.Series:
+    """Text in one of _TEXT_LAYOUTS (impossible days refused), as datetime64[s]; NaT else."""
     cells = pa.array(text.where(filled), type=pa.large_string())
     parsed = pa.nulls(len(cells), pa.timestamp("s"))
     empty_cells = int((~filled).sum())
@@ -197,16 +324,25 @@ def _from_text(text: pd.Series) -> tuple[pd.Series, np.ndarray]:
         if parsed.null_count == empty_cells:
             break
         parsed = pc.coalesce(parsed, _strict_strptime(cells, layout, day_pattern))
-    dates = parsed.to_pandas().set_axis(text.index).astype("datetime64[ns]")
-    missing = dates.isna().to_numpy() & filled
-    if missing.any():  # timestamps with a time, "2026-01-05T10:00", and other ISO forms
-        dates[missing] = pd.to_datetime(text[missing], format="ISO8601", errors="coerce")
-        missing = dates.isna().to_numpy() & filled
-    if missing.any():  # serials typed as text, "45356"
-        serials = pd.to_numeric(text[missing], errors="coerce")
-        dates[missing] = _from_serials(serials)[0]
-    dates = dates.dt.normalize()
-    return dates, filled & dates.isna().to_numpy()
+    return parsed.to_pandas().set_axis(text.index).astype("datetime64[s]")
+
+
+def _iso_dates(text: pd.Series) -> pd.Series:
+    """Other ISO 8601 text, zones dropped (the wall-clock date); NaT where it is not."""
+    try:
+        dates = pd.to_datetime(text, format="ISO8601", errors="coerce")
+    except (ValueError, TypeError, OverflowError):  # several zones: read them one by one
+        dates = pd.to_datetime(text.map(_one_iso_date), errors="coerce")
+    if isinstance(dates.dtype, pd.DatetimeTZDtype):
+        dates = dates.dt.tz_localize(None)
+    return dates.astype("datetime64[s]")
+
+
+def _one_iso_date(text: str) -> object:
+    try:
+        return _without_zone(pd.Timestamp(text))
+    except (ValueError, TypeError, OverflowError):
+        return pd.NaT
 
 
 def _strict_strptime(cells: pa.Array, layout: str, day_pattern: str) -> pa.Array:
