@@ -42,6 +42,32 @@ RejectsOption = Annotated[
     Path | None,
     typer.Option("--rejects", help="Write rejects to OUT.json, or an annotated copy to OUT.xlsx."),
 ]
+ProfileOption = Annotated[
+    str | None,
+    typer.Option(
+        "--profile",
+        help="Export profile the file is in (see `emissions-etl profiles`); default: recognised "
+        "from the header when it does not have the resource's own columns.",
+    ),
+]
+SectorMapOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--sector-map",
+        envvar="EMISSIONS_SECTOR_MAP",
+        show_envvar=True,
+        help="CSV of material group -> sector (NAICS code or name) extending the profiles' table.",
+    ),
+]
+DefaultCountryOption = Annotated[
+    str | None,
+    typer.Option(
+        "--default-country",
+        envvar="EMISSIONS_DEFAULT_COUNTRY",
+        show_envvar=True,
+        help="ISO country code for rows of exports without a country (e.g. ES).",
+    ),
+]
 
 
 def _version(value: bool) -> None:
@@ -77,17 +103,22 @@ def validate(
     resource: ResourceOption = None,
     sheet: SheetOption = None,
     rejects: RejectsOption = None,
+    profile: ProfileOption = None,
+    sector_map: SectorMapOption = None,
+    default_country: DefaultCountryOption = None,
 ) -> None:
     """Check a file offline: exit 0 when every row is valid, 1 when some are rejected."""
     from emissions_etl.errors import InputError
     from emissions_etl.pipeline import LoadOptions, rejected_rows, validate_file
+    from emissions_etl.profiles.command import profile_options, profile_resource
     from emissions_etl.terminal import check_rejects_target, print_rejects, write_rejects
 
     try:
         check_rejects_target(rejects)
-        spec = _spec_for(file, resource, sheet)
+        spec = _spec_for(file, resource or profile_resource(profile), sheet)
         _warn_sheet_on_csv(file, sheet)
-        result = validate_file(file, spec=spec, options=LoadOptions(sheet=sheet))
+        extra = profile_options(profile, sector_map, default_country)
+        result = validate_file(file, spec=spec, options=LoadOptions(sheet=sheet, **extra))
     except (InputError, ValueError) as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
     if result.rows_read == 0:
@@ -118,6 +149,9 @@ def load(
         Path | None,
         typer.Option(help="DuckDB file [env var: EMISSIONS_WAREHOUSE; default warehouse.duckdb]."),
     ] = None,
+    profile: ProfileOption = None,
+    sector_map: SectorMapOption = None,
+    default_country: DefaultCountryOption = None,
 ) -> None:
     """Load files into the service (settings from EMISSIONS_* variables) and the warehouse.
 
@@ -129,16 +163,19 @@ def load(
         InputError,
         StrictModeError,
     )
+    from emissions_etl.profiles.command import profile_options, profile_resource
     from emissions_etl.terminal import check_rejects_target, load_files, print_load_report
 
     try:
         check_rejects_target(rejects)
-        planned = [(file, _spec_for(file, resource, sheet)) for file in files]
+        named = resource or profile_resource(profile)
+        planned = [(file, _spec_for(file, named, sheet)) for file in files]
         for file, _ in planned:
             _warn_sheet_on_csv(file, sheet)
         summaries = load_files(
-            planned, sheet=sheet, strict=strict, dry_run=dry_run, warehouse=warehouse
-        )
+            planned, sheet=sheet, strict=strict, dry_run=dry_run, warehouse=warehouse,
+            extra_options=profile_options(profile, sector_map, default_country),
+        )  # fmt: skip
     except StrictModeError as error:
         if rejects is not None and error.rejects is not None:
             from emissions_etl.terminal import write_rejects
@@ -230,3 +267,8 @@ app.command("prefect-setup")(prefect_setup_command)
 from emissions_etl.report.command import report_command  # noqa: E402
 
 app.command("report")(report_command)
+
+# Export profiles (SAP, Concur, fuel cards, TMS); the declarations are read when it runs.
+from emissions_etl.profiles.command import profiles_command  # noqa: E402
+
+app.command("profiles")(profiles_command)
