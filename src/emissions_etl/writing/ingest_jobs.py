@@ -27,6 +27,8 @@ from emissions_etl.writing._context import (
     to_payload,
 )
 
+#: Ingest jobs followed (waited for and read back) at once while later chunks are sent.
+JOBS_FOLLOWED = 2
 #: ``client_row_id`` values per recovery look-up, so the query string stays well under 8 KB.
 RECOVERY_KEYS_PER_REQUEST = 100
 
@@ -48,17 +50,29 @@ class IngestJobWriter:
             ctx = self.context
             ctx.writer.delete_mapping(ctx.spec.name, plan.changed["source_key"].tolist())
             ctx.writer.remove_remote_records(ctx.spec.name, plan.changed["remote_id"].tolist())
-        accepted = []
-        for chunk in iter_chunks(plan.to_send, self.strategy.chunk_size):
-            with self.context.clock.stage("upload"):
-                accepted.extend(self._send_chunk(chunk, result))
-        for key, chunk, job in accepted:
-            with self.context.clock.stage("calculate"):
-                finished = self.context.completion.wait(str(job["id"]))
-            result.jobs.append(finished)
-            with self.context.clock.stage("land"):
-                self._land_job(key, chunk, finished, result)
+        # Jobs are followed and read back while the next chunks are sent; landing stays on
+        # this thread (the warehouse writer is one connection).
+        followed = []
+        with ThreadPoolExecutor(JOBS_FOLLOWED, thread_name_prefix="jobs") as pool:
+            for chunk in iter_chunks(plan.to_send, self.strategy.chunk_size):
+                with self.context.clock.stage("upload"):
+                    for key, sent, job in self._send_chunk(chunk, result):
+                        followed.append((key, sent, pool.submit(self._follow, str(job["id"]))))
+            for key, sent, future in followed:
+                with self.context.clock.stage("calculate"):
+                    finished, remote = future.result()
+                result.jobs.append(finished)
+                with self.context.clock.stage("land"):
+                    self._land_job(key, sent, finished, remote, result)
         return result
+
+    def _follow(self, job_id: str) -> tuple[dict[str, Any], pd.DataFrame]:
+        """Wait for the job to finish, then read the records it wrote."""
+        finished = self.context.completion.wait(job_id)
+        items = list(
+            self.context.api.iter_items(self.strategy.list_path, {"ingest_job_id": job_id})
+        )
+        return finished, remote_frame(items, self.context.spec)
 
     def _send_chunk(
         self, chunk: pd.DataFrame, result: WriteResult
@@ -120,12 +134,15 @@ class IngestJobWriter:
         return result
 
     def _land_job(
-        self, key: str, chunk: pd.DataFrame, job: dict[str, Any], result: WriteResult
+        self,
+        key: str,
+        chunk: pd.DataFrame,
+        job: dict[str, Any],
+        remote: pd.DataFrame,
+        result: WriteResult,
     ) -> None:
         """Map the job's records back to source rows, land them, and clear the pending mark."""
         ctx = self.context
-        items = list(ctx.api.iter_items(self.strategy.list_path, {"ingest_job_id": job["id"]}))
-        remote = remote_frame(items, ctx.spec)
         mapping = remote[["source_key", "remote_id"]].merge(
             chunk[["source_key", "source_hash"]], on="source_key", how="inner"
         )
