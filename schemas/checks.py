@@ -23,6 +23,15 @@ UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0
 COUNTRY_PATTERN = r"^[A-Z]{2,3}$"
 #: Weekday indices 0 (Monday) .. 6 (Sunday), comma-separated, ascending, no repeats.
 WEEKDAYS_PATTERN = r"^[0-6](?:,[0-6]){0,6}$"
+#: An e-mail address: something, ``@``, a domain with a dot; no spaces.
+EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
+#: Facility consumption categories (facts §9.2), comma-separated after reading.
+_CATEGORY = r"(?:heat|electricity|water|recharge)"
+FACILITY_CATEGORIES_PATTERN = rf"^{_CATEGORY}(?:,{_CATEGORY})*$"
+#: Spanish electricity supply points (CUPS): ES, 16 digits, 2 control letters, optional border
+#: point (``1P``), comma-separated after reading.
+_CUPS = r"ES\d{16}[A-Z]{2}(?:\d[A-Z])?"
+CUPS_LIST_PATTERN = rf"^{_CUPS}(?:[,;]{_CUPS})*$"
 
 
 def _matches(values: pd.Series, pattern: str) -> pd.Series:
@@ -57,6 +66,24 @@ def is_country_code(values: pd.Series) -> pd.Series:
 def is_weekdays(values: pd.Series) -> pd.Series:
     """Weekday indices as read from ``Mon-Fri``, ``0,1,2`` or ``Monday;Wednesday``."""
     return _matches(values, WEEKDAYS_PATTERN)
+
+
+@extensions.register_check_method(statistics=[])
+def is_email(values: pd.Series) -> pd.Series:
+    """``ana.garcia@example.es``."""
+    return _matches(values, EMAIL_PATTERN)
+
+
+@extensions.register_check_method(statistics=[])
+def is_facility_categories(values: pd.Series) -> pd.Series:
+    """``heat,electricity`` (as ``prepare`` writes a list of categories)."""
+    return _matches(values, FACILITY_CATEGORIES_PATTERN)
+
+
+@extensions.register_check_method(statistics=[])
+def is_cups_list(values: pd.Series) -> pd.Series:
+    """``ES0021000000000001AB,ES0031405000000002CD1P`` (upper case, spaces removed)."""
+    return _matches(values, CUPS_LIST_PATTERN)
 
 
 @extensions.register_check_method(statistics=["first", "last"], supported_types=pd.DataFrame)
@@ -98,6 +125,40 @@ def only_for(
     return applies | frame[fields].isna().all(axis=1)
 
 
+@extensions.register_check_method(
+    statistics=["selector", "allowed", "fields"], supported_types=pd.DataFrame
+)
+def required_when(
+    frame: pd.DataFrame, *, selector: str, allowed: list[str], fields: list[str]
+) -> pd.Series:
+    """``fields`` are filled when ``selector`` is one of ``allowed`` (an owned hub's facility)."""
+    applies = frame[selector].isin(allowed)
+    return ~applies | frame[fields].notna().all(axis=1)
+
+
+@extensions.register_check_method(
+    statistics=["selector", "excepted", "fields"], supported_types=pd.DataFrame
+)
+def required_unless(
+    frame: pd.DataFrame, *, selector: str, excepted: list[str], fields: list[str]
+) -> pd.Series:
+    """``fields`` are filled unless ``selector`` is one of ``excepted`` (a commute's distance
+    and weekdays, unless telecommuting); rows without ``selector`` are left to ``required``."""
+    exempt = frame[selector].isin(excepted) | frame[selector].isna()
+    return exempt | frame[fields].notna().all(axis=1)
+
+
+@extensions.register_check_method(
+    statistics=["selector", "allowed", "fields"], supported_types=pd.DataFrame
+)
+def also_only_for(
+    frame: pd.DataFrame, *, selector: str, allowed: list[str], fields: list[str]
+) -> pd.Series:
+    """A second ``only_for`` in one schema (a Config names each check once): car fields and
+    flight fields of a business travel."""
+    return only_for(frame, selector=selector, allowed=allowed, fields=fields)
+
+
 @dataclass(frozen=True)
 class CheckReject:
     """The reject a failed check gives: a stable code and what a good value looks like."""
@@ -115,6 +176,14 @@ COLUMN_CHECK_REJECTS: Mapping[str, CheckReject] = MappingProxyType(
         "is_country_code": CheckReject("INVALID_COUNTRY", "must be a country code like ES or GB"),
         "is_weekdays": CheckReject(
             "INVALID_WEEKDAYS", "must be weekdays like Mon-Fri, 0,1,2,3,4 or Monday;Wednesday"
+        ),
+        "is_email": CheckReject("INVALID_EMAIL", "must be an e-mail address like ana@example.es"),
+        "is_facility_categories": CheckReject(
+            "INVALID_CHOICE", "must list heat, electricity, water or recharge, separated by commas"
+        ),
+        "is_cups_list": CheckReject(
+            "INVALID_CUPS",
+            "must be CUPS codes like ES0021000000000001AB, separated by commas",
         ),
     }
 )
@@ -153,5 +222,22 @@ ROW_CHECK_REJECTS: Mapping[str, RowRule] = MappingProxyType(
                 f"{' or '.join(map(str, s['allowed']))}; leave them empty otherwise",  # type: ignore[call-overload]
             ),
         ),
+        "required_when": lambda s: (
+            str(s["fields"][0]),  # type: ignore[index]
+            CheckReject(
+                "REQUIRED",
+                f"{' and '.join(map(str, s['fields']))} must be given when {s['selector']} is "  # type: ignore[call-overload]
+                f"{' or '.join(map(str, s['allowed']))}",  # type: ignore[call-overload]
+            ),
+        ),
+        "required_unless": lambda s: (
+            str(s["fields"][0]),  # type: ignore[index]
+            CheckReject(
+                "REQUIRED",
+                f"{' and '.join(map(str, s['fields']))} must be given unless {s['selector']} is "  # type: ignore[call-overload]
+                f"{' or '.join(map(str, s['excepted']))}",  # type: ignore[call-overload]
+            ),
+        ),
+        "also_only_for": lambda s: ROW_CHECK_REJECTS["only_for"](s),
     }
 )

@@ -9,6 +9,7 @@ co2e stays stale in the warehouse.
 from __future__ import annotations
 
 import json
+import string
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -54,7 +55,7 @@ def remote_frame(
             "remote_id": ids,
             "source_key": keys.where(keys.notna(), echoed),
             "activity_date": _dates(raw, readback.activity_date_field),
-            "co2e_kg": pd.to_numeric(_column(raw, readback.co2e_field), errors="coerce"),
+            "co2e_kg": pd.to_numeric(_co2e(raw, readback.co2e_field), errors="coerce"),
             "status": _column(raw, readback.status_field),
             "facility_id": _column(raw, readback.facility_field),
             "remote_updated_at": pd.to_datetime(
@@ -74,6 +75,24 @@ def _column(raw: pd.DataFrame, name: str | None) -> pd.Series:
     if name and name in raw.columns:
         return raw[name]
     return pd.Series(None, index=raw.index, dtype=object)
+
+
+def _co2e(raw: pd.DataFrame, name: str) -> pd.Series:
+    """The co2e field; a dotted path through a list (``periods.co2e``) sums the list's values:
+    a record whose co2e is that of the sub-records it embeds (0 for an empty list)."""
+    if name in raw.columns or "." not in name:
+        return _column(raw, name)
+    outer, inner = name.split(".", 1)
+    return _column(raw, outer).map(lambda value: _sum_at(value, inner.split(".")))
+
+
+def _sum_at(value: Any, parts: list[str]) -> Any:
+    if isinstance(value, list):
+        found = [_sum_at(item, parts) for item in value]
+        return sum(float(number) for number in found if number is not None)
+    if not parts:
+        return value
+    return _sum_at(value.get(parts[0]), parts[1:]) if isinstance(value, dict) else None
 
 
 def _dates(raw: pd.DataFrame, name: str | None) -> pd.Series:
@@ -114,9 +133,20 @@ def read_records(api: ReadApi, readback: Readback, records: pd.DataFrame) -> lis
     if readback.list_path is None or readback.list_query is None:
         return []
     wanted = set(records["remote_id"].astype(str))
-    queries = distinct_queries(readback.list_query(json.loads(p)) for p in records["payload"])
-    items = fetch_concurrently(lambda q: list(api.iter_items(str(readback.list_path), q)), queries)
+    path, query = readback.list_path, readback.list_query
+    lists = distinct_queries(
+        {"path": fill_path(path, record), "params": dict(query(record))}
+        for record in map(json.loads, records["payload"])
+    )
+    items = fetch_concurrently(lambda q: list(api.iter_items(q["path"], q["params"])), lists)
     return [item for item in items if str(item.get("id")) in wanted]
+
+
+def fill_path(template: str, fields: Mapping[str, Any]) -> str:
+    """``template`` with its ``{field}`` parts taken from ``fields`` (a record's parent id in
+    ``/v1/vehicles/{vehicle_id}/consumptions``)."""
+    names = [name for _, name, _, _ in string.Formatter().parse(template) if name]
+    return template.format(**{name: fields.get(name, "") for name in names})
 
 
 def settle(

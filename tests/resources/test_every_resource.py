@@ -43,9 +43,11 @@ def test_a_filled_in_file_loads_and_a_rerun_writes_nothing(tenant: Tenant, resou
         [resource],
     )
     assert landed["n"][0] == len(example.rows)
-    assert landed["with_co2e"][0] == len(example.rows)
-    view = tenant.warehouse.query(f'SELECT count(*) AS n FROM "{resource}"')
-    assert view["n"][0] == len(example.rows)
+    # An aggregate's co2e sums other resources' records (a facility's wastes): with none loaded
+    # the service may say null.
+    if not RESOURCES[resource].readback.is_aggregate:
+        assert landed["with_co2e"][0] == len(example.rows)
+    assert _listed_in_own_view(tenant, resource) == len(example.rows)
 
 
 @pytest.mark.parametrize("resource", NAMES)
@@ -98,9 +100,27 @@ def test_a_killed_load_rerun_leaves_one_record_per_row(tenant: Tenant, resource:
         [resource],
     )
     assert (mapped["n"][0], mapped["ids"][0]) == (len(example.rows), len(example.rows))
-    runs = tenant.warehouse.query("SELECT outcome FROM load_runs ORDER BY started_at")
+    runs = tenant.warehouse.query(
+        "SELECT outcome FROM load_runs WHERE resource = ? ORDER BY started_at", [resource]
+    )
     assert list(runs["outcome"]) == ["interrupted", "succeeded"]
     _assert_warehouse_holds_the_services_co2e(tenant, resource)
+
+
+def _listed_in_own_view(tenant: Tenant, resource: str) -> int:
+    """Records of ``resource`` in the view named after it; a resource named like a warehouse
+    table (``facilities``: every facility of the organization) has that table instead."""
+    kind = tenant.warehouse.query(
+        "SELECT table_type FROM information_schema.tables WHERE table_name = ?", [resource]
+    )["table_type"][0]
+    if kind == "VIEW":
+        return int(tenant.warehouse.query(f'SELECT count(*) AS n FROM "{resource}"')["n"][0])
+    listed = tenant.warehouse.query(
+        f'SELECT count(*) AS n FROM "{resource}" WHERE facility_id IN '
+        "(SELECT remote_id FROM remote_records WHERE resource = ?)",
+        [resource],
+    )
+    return int(listed["n"][0])
 
 
 def _assert_warehouse_holds_the_services_co2e(tenant: Tenant, resource: str) -> None:

@@ -85,11 +85,13 @@ class Readback:
     """How the service's records (ids, status, co2e) are read back and what they mean.
 
     ``get_path`` reads one record by id; without it records are found through ``list_path``
-    with ``list_query`` (the query that returns one source row's record). Records whose status
+    (which may name fields of the record: ``/v1/vehicles/{vehicle_id}/consumptions``) with
+    ``list_query`` (the query that returns one source row's record). Records whose status
     is in ``unsettled`` are read again until they settle, within a bounded wait, and by the next
     run otherwise.
     """
 
+    #: A dotted path through a list sums it: ``periods.co2e`` (an employee's periods).
     co2e_field: str = "co2e"
     activity_date_field: str | None = None
     facility_field: str | None = None
@@ -109,9 +111,9 @@ class Readback:
 class Recovery:
     """How to find what a killed run created before writing again (v1 has no Idempotency-Key).
 
-    ``query`` gives the list parameters that narrow the search for one pending record;
-    candidates whose ``match_fields`` equal the record's are adopted (never two rows for one
-    remote record).
+    ``query`` gives the list parameters that narrow the search for one pending record
+    (``list_path`` may name fields of the record, like ``{vehicle_id}``); candidates whose
+    ``match_fields`` equal the record's are adopted (never two rows for one remote record).
     """
 
     list_path: str
@@ -157,7 +159,8 @@ class ResourceSpec:
     recovery: Recovery | None = None
     prepare: Prepare | None = None
     view_columns: tuple[ViewColumn, ...] = ()
-    #: API field -> the spreadsheet column a person fixes when the service refuses it.
+    #: API field -> the spreadsheet column a person fixes when the service refuses it; a
+    #: service code may be a key too, for refusals that name no field (``UNIT_NOT_CONVERTIBLE``).
     input_column_of_field: Mapping[str, str] = field(
         default_factory=lambda: MappingProxyType({})
     )

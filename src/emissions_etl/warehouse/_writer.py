@@ -6,6 +6,7 @@ Every frame lands through Arrow (``_delete_insert``); empty frames are no-ops.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -225,6 +226,17 @@ class WarehouseWriter:
             )
         )
 
+    def remote_payloads(self, resource: str, remote_ids: Sequence[str]) -> dict[str, Any]:
+        """The records as the service last returned them (decoded JSON), by remote id."""
+        keys = pd.DataFrame({"remote_id": pd.Series(list(remote_ids), dtype="string")})
+        with staged(self._con, keys) as name:
+            rows = self._con.execute(
+                "SELECT remote_id, CAST(payload AS VARCHAR) FROM remote_records "
+                f"WHERE resource = ? AND remote_id IN (SELECT remote_id FROM {name})",
+                [resource],
+            ).fetchall()
+        return {str(remote_id): json.loads(payload) for remote_id, payload in rows if payload}
+
     def describe_resource(self, resource: str, *, is_aggregate: bool, description: str) -> None:
         """Record what the resource's co2e means (the ``emissions`` view's ``is_aggregate``)."""
         with transaction(self._con):
@@ -236,7 +248,15 @@ class WarehouseWriter:
 
     def create_resource_view(self, resource: str, columns: Sequence[tuple[str, str, str]]) -> None:
         """A view named after ``resource``: its rows of ``emissions`` plus ``columns``
-        (name, SQL type, JSON path) read from the record the service returned."""
+        (name, SQL type, JSON path) read from the record the service returned. A resource
+        named like a warehouse table (``facilities``) has that table instead: no view."""
+        table = self._con.execute(
+            "SELECT 1 FROM information_schema.tables WHERE table_name = ? "
+            "AND table_type = 'BASE TABLE'",
+            [resource],
+        ).fetchone()
+        if table is not None:
+            return
         fields = "".join(
             f", TRY_CAST(json_extract_string(r.payload, '{path}') AS {sql_type}) AS {quote(name)}"
             for name, sql_type, path in columns

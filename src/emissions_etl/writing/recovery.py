@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from emissions_etl.readback import distinct_queries, fetch_concurrently, remote_frame
+from emissions_etl.readback import distinct_queries, fetch_concurrently, fill_path, remote_frame
 from emissions_etl.writing._context import WriteContext
 
 
@@ -32,9 +32,12 @@ def recover_by_listing(context: WriteContext) -> int:
     if spec.recovery is not None and not creates.empty:
         recovery = spec.recovery
         payloads = [json.loads(text) for text in creates["payload"]]
-        queries = distinct_queries(recovery.query(payload) for payload in payloads)
+        lists = distinct_queries(  # the list path may name a parent: /v1/vehicles/{vehicle_id}/...
+            {"path": fill_path(recovery.list_path, p), "params": dict(recovery.query(p))}
+            for p in payloads
+        )
         items = fetch_concurrently(
-            lambda query: list(context.api.iter_items(recovery.list_path, query)), queries
+            lambda query: list(context.api.iter_items(query["path"], query["params"])), lists
         )
         claimed = set(writer.mapping(spec.name)["remote_id"].astype(str))
         matches: dict[str, tuple[str, str]] = {}  # remote_id -> (source_key, source_hash)

@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from emissions_etl.errors import ApiStatusError, NotFoundError
-from emissions_etl.readback import remote_frame, settle
+from emissions_etl.readback import fill_path, remote_frame, settle
 from emissions_etl.resources import SingleCreate
 from emissions_etl.writing._context import (
     ChangePlan,
@@ -59,7 +59,7 @@ class SingleRecordWriter:
             return result
         changed = plan.changed
         if not changed.empty and self.strategy.update_method is None:
-            result.deleted = self._delete(changed["remote_id"].astype(str).tolist())
+            result.deleted = self._delete(changed)
             changed = changed.assign(remote_id=None)
         work = pd.concat([plan.new.assign(remote_id=None), changed], ignore_index=True)
         work.attrs = plan.new.attrs or plan.changed.attrs
@@ -137,18 +137,25 @@ class SingleRecordWriter:
         result.co2e_kg += float(remote["co2e_kg"].fillna(0).sum())
         ctx.notify("calculated", len(mapping))
 
-    def _delete(self, ids: list[str]) -> int:
-        """Delete replaced records (a record already gone counts as deleted)."""
+    def _delete(self, changed: pd.DataFrame) -> int:
+        """Delete replaced records (a record already gone counts as deleted). A path naming a
+        parent (``/v1/vehicles/{vehicle_id}/consumptions/{id}``) takes it from the record the
+        service holds, as last read: a row moved to another parent still deletes its old record."""
         ctx, path = self.context, self.strategy.delete_path or self.strategy.item_path
         if path is None:
             return 0
+        ids = changed["remote_id"].astype(str).tolist()
+        parents = {name for _, name, _, _ in string.Formatter().parse(path) if name} - {"id"}
+        held = ctx.writer.remote_payloads(ctx.spec.name, ids) if parents else {}
+        rows = to_payload(changed, ctx.spec)
 
-        def delete(remote_id: str) -> None:
+        def delete(remote_id: str, row: dict[str, Any]) -> None:
+            fields = {**row, **held.get(remote_id, {}), "id": remote_id}
             with contextlib.suppress(NotFoundError):
-                ctx.api.send_json("DELETE", path.format(id=remote_id))
+                ctx.api.send_json("DELETE", fill_path(path, fields))
 
         with ThreadPoolExecutor(self.strategy.in_flight, thread_name_prefix="delete") as pool:
-            list(pool.map(delete, ids))
+            list(pool.map(delete, ids, rows))
         ctx.writer.remove_remote_records(ctx.spec.name, ids)
         return len(ids)
 
@@ -161,4 +168,4 @@ def _fill_path(template: str, payload: dict[str, Any]) -> tuple[str, dict[str, A
     """``template`` with its ``{field}`` parts taken out of ``payload`` (returned without them)."""
     names = [name for _, name, _, _ in string.Formatter().parse(template) if name]
     body = {key: value for key, value in payload.items() if key not in names}
-    return template.format(**{name: payload.get(name, "") for name in names}), body
+    return fill_path(template, payload), body
