@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from emissions_etl_schemas.facilities import FacilityInput
 from emissions_etl_schemas.wastes import WasteInput
 
-__all__ = ["WasteInput"]
+__all__ = ["FacilityInput", "WasteInput"]
