@@ -19,10 +19,14 @@ import pandas as pd
 import pandera.pandas as pandera
 
 from emissions_etl.rejects import RejectCode
-from emissions_etl.sources.cells import as_text, parse_date, parse_number
+from emissions_etl.sources.cells import (
+    as_text,
+    has_control_characters,
+    parse_date,
+    parse_number,
+)
 
 _SEPARATORS = re.compile(r"[\s\-]+")
-_CONTROL = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]"
 _TRUE = frozenset({"yes", "y", "true", "t", "1", "si", "sí", "s", "x", "ja", "oui", "verdadero"})
 _FALSE = frozenset({"no", "n", "false", "f", "0", "nein", "non", "falso"})
 _WEEKDAYS = {
@@ -119,11 +123,6 @@ def parse_column(rule: ColumnRule, raw: pd.Series) -> Parsed:
         filled = keys.map(lambda key: rule.synonyms.get(key, key), na_action="ignore")
     values = filled.astype("str").where(~control)
     return Parsed(values, control, RejectCode.INVALID_TEXT, "holds control characters")
-
-
-def has_control_characters(text: pd.Series) -> np.ndarray:
-    """True for cells holding NUL or other control characters (tab and newlines allowed)."""
-    return text.str.contains(_CONTROL, regex=True).fillna(False).to_numpy(dtype=bool)
 
 
 def _choice_key(text: object) -> str:
