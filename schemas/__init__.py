@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
+from emissions_etl_schemas.business_travels import BusinessTravelInput
 from emissions_etl_schemas.facilities import FacilityInput
 from emissions_etl_schemas.wastes import WasteInput
 
-__all__ = ["FacilityInput", "WasteInput"]
+__all__ = ["BusinessTravelInput", "FacilityInput", "WasteInput"]

@@ -121,6 +121,9 @@ class Recovery:
     match_fields: tuple[str, ...]
     #: Where a record field lives in the listed item when not at the top (``data.custom_id``).
     item_paths: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: Match fields compared only when the payload carries them: left out, the service fills
+    #: them in (a distance it calculates from places).
+    compared_when_sent: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ def recover_by_listing(context: WriteContext) -> int:
                 if all(
                     _same(payload.get(name), _lookup(item, recovery.item_paths.get(name, name)))
                     for name in recovery.match_fields
+                    if name in payload or name not in recovery.compared_when_sent
                 ):
                     matches[remote_id] = (str(key), str(source_hash))
                     break

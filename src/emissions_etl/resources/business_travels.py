@@ -1,0 +1,109 @@
+"""Business travels: one POST per trip, calculated asynchronously (status ``pending`` until the
+service's worker sets co2e), updated in place with PATCH.
+
+No natural key: a travel log has no identity the service keeps, so rows are keyed by their
+``client_row_id`` (kept in the warehouse, never sent: the record has no such field) or their
+place. A killed run's trips are found by listing that day's trips of that mode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from emissions_etl.references import References
+from emissions_etl.rejects import empty_rejects
+from emissions_etl.resources._records import keep_origin
+from emissions_etl.resources._spec import (
+    Readback,
+    Recovery,
+    ResourceSpec,
+    SingleCreate,
+    ViewColumn,
+)
+from emissions_etl_schemas.business_travels import (
+    INPUT_ALIASES,
+    REQUIRED_INPUT_COLUMNS,
+    BusinessTravelInput,
+)
+
+#: Interface: Business travel, in its order; all but the first two may be left out.
+RECORD_FIELDS = (
+    "travel_date", "transport_type", "distance_km", "origin", "destination", "travel_number",
+    "round_trip", "vehicle_size", "fuel_type", "flight_type", "cabin_class",
+)  # fmt: skip
+
+
+def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Rows as they are (no ids to resolve); one traveller and one way when left empty."""
+    records = pd.DataFrame(
+        {
+            "travel_date": valid["travel_date"],
+            "transport_type": valid["transport_type"],
+            "distance_km": valid["distance_km"].astype("float64"),
+            "origin": valid["origin"],
+            "destination": valid["destination"],
+            "travel_number": valid["travel_number"].fillna(1).astype("int64"),
+            "round_trip": valid["round_trip"].fillna(False).astype(bool),
+            "vehicle_size": valid["vehicle_size"],
+            "fuel_type": valid["fuel_type"],
+            "flight_type": valid["flight_type"],
+            "cabin_class": valid["cabin_class"],
+        }
+    )
+    return keep_origin(records, valid), empty_rejects()
+
+
+def trips_of_the_day(payload: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The list query narrowing a trip's candidates: its day (inclusive bounds) and mode."""
+    day = payload["travel_date"]
+    return {"start_date": day, "end_date": day, "transport_type": payload["transport_type"]}
+
+
+SPEC = ResourceSpec(
+    name="business_travels",
+    description="Business trips by car, train, plane... (one POST each, asynchronous co2e).",
+    schema=BusinessTravelInput,
+    aliases=INPUT_ALIASES,
+    required_columns=REQUIRED_INPUT_COLUMNS,
+    natural_key=(),
+    to_records=to_records,
+    # The interface shows ``Authorization: Bearer <API key>`` for these endpoints; the service
+    # (and the sandbox) take the client's ``x-api-key`` as well.
+    write=SingleCreate(
+        create_path="/v1/business-travels",
+        item_path="/v1/business-travels/{id}",
+        update_method="PATCH",  # facts §7: partial update, co2e recalculated
+    ),
+    readback=Readback(
+        activity_date_field="travel_date",
+        get_path="/v1/business-travels/{id}",
+        unsettled=frozenset({"pending"}),
+    ),
+    recovery=Recovery(
+        list_path="/v1/business-travels",
+        query=trips_of_the_day,
+        match_fields=(*RECORD_FIELDS,),
+        # Given the places, the service calculates the distance: compared only when sent.
+        compared_when_sent=("distance_km",),
+    ),
+    record_fields=RECORD_FIELDS,
+    date_fields=("travel_date",),
+    view_columns=(
+        ViewColumn("travel_date", "DATE"),
+        ViewColumn("transport_type"),
+        ViewColumn("distance_km", "DOUBLE"),
+        ViewColumn("origin"),
+        ViewColumn("destination"),
+        ViewColumn("travel_number", "INTEGER"),
+        ViewColumn("round_trip", "BOOLEAN"),
+        ViewColumn("vehicle_size"),
+        ViewColumn("fuel_type"),
+        ViewColumn("flight_type"),
+        ViewColumn("cabin_class"),
+    ),
+)
+
+__all__ = ["SPEC"]
