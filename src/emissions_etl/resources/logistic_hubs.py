@@ -1,0 +1,102 @@
+"""Logistic hubs: one POST per hub, PUT (partial, interface: Logistic hubs) when its row changes.
+
+A hub is keyed by its name, unique per organization in the service too (a taken name is 409
+``HUB_NAME_TAKEN``, a reject at the name). An owned hub names its facility, resolved to
+``facility_id`` among the organization's facilities; its co2e is that facility's
+(``is_aggregate``).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from emissions_etl.references import ReferenceList, References, unknown_rejects
+from emissions_etl.rejects import RejectCode, empty_rejects
+from emissions_etl.resources._records import keep_origin
+from emissions_etl.resources._spec import (
+    Readback,
+    Recovery,
+    ResourceSpec,
+    SingleCreate,
+    ViewColumn,
+)
+from emissions_etl_schemas.logistic_hubs import (
+    INPUT_ALIASES,
+    REQUIRED_INPUT_COLUMNS,
+    LogisticHubInput,
+)
+
+FACILITIES = ReferenceList(
+    "facilities", "/v1/facilities", label="facility", column="facility", directory=True
+)
+
+
+def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The facility of owned hubs as ``facility_id``; a facility the service does not know
+    rejects its row."""
+    headers: dict[str, str] = dict(valid.attrs.get("headers", {}))
+    facility_ids = refs["facilities"].resolve(valid["facility"])
+    unknown = (valid["facility"].notna() & facility_ids.isna()).to_numpy()
+    rows = valid[~unknown]
+    records = pd.DataFrame(
+        {
+            "name": rows["name"].str.strip(),
+            "type": rows["type"],
+            "category": rows["category"],
+            "address": rows["address"],
+            "country": rows["country"],
+            "supercharger": rows["supercharger"],
+            "facility_id": facility_ids[~unknown],
+        }
+    )
+    rejects = unknown_rejects(
+        valid[unknown],
+        column="facility",
+        headers=headers,
+        table=refs["facilities"],
+        code=RejectCode.UNKNOWN_FACILITY,
+        hint=" If it is in a facilities file, that row did not load: fix it there first.",
+    )
+    return keep_origin(records, rows), pd.concat([empty_rejects(), rejects], ignore_index=True)
+
+
+SPEC = ResourceSpec(
+    name="logistic_hubs",
+    description="Logistic hubs; co2e is their facility's (an aggregate of its wastes).",
+    schema=LogisticHubInput,
+    aliases=INPUT_ALIASES,
+    required_columns=REQUIRED_INPUT_COLUMNS,
+    natural_key=("name",),
+    to_records=to_records,
+    lookups=(FACILITIES,),
+    write=SingleCreate(
+        create_path="/v1/logistic-hubs", item_path="/v1/logistic-hubs/{id}", update_method="PUT"
+    ),
+    readback=Readback(
+        facility_field="facility_id", get_path="/v1/logistic-hubs/{id}", is_aggregate=True
+    ),
+    recovery=Recovery(
+        list_path="/v1/logistic-hubs",
+        query=lambda payload: {"name": payload["name"]},
+        match_fields=("name",),
+    ),
+    record_fields=(
+        "name", "type", "category", "address", "country", "supercharger", "facility_id",
+    ),  # fmt: skip
+    depends_on=("facilities",),
+    view_columns=(
+        ViewColumn("name"),
+        ViewColumn("type"),
+        ViewColumn("category"),
+        ViewColumn("address"),
+        ViewColumn("country"),
+        ViewColumn("supercharger", "BOOLEAN"),
+    ),
+    input_column_of_field={
+        "facility_id": "facility",
+        "HUB_NAME_TAKEN": "name",
+        "FACILITY_REQUIRED": "facility",
+    },
+)
+
+__all__ = ["SPEC"]
