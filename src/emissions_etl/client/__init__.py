@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from emissions_etl.client._client import EmissionsClient
+from emissions_etl.client._prefect_budget import PrefectTokenSource
+from emissions_etl.client._shared_budget import DEFAULT_LIMITS_FILE, LocalTokenSource
+from emissions_etl.client._token_source import Bucket, Lease, TokenSource
 from emissions_etl.client.auth import ApiKeyAuth, JwtAuth, LegacyAuth
 from emissions_etl.client.limiter import DEFAULT_POLICIES, LimitPolicy, RateLimitTransport
 from emissions_etl.client.pagination import iter_pages
@@ -11,13 +14,19 @@ from emissions_etl.client.retry import RetryTransport, parse_retry_after
 
 __all__ = [
     "ApiKeyAuth",
+    "Bucket",
+    "DEFAULT_LIMITS_FILE",
     "DEFAULT_POLICIES",
     "EmissionsClient",
     "JwtAuth",
+    "Lease",
     "LegacyAuth",
     "LimitPolicy",
+    "LocalTokenSource",
+    "PrefectTokenSource",
     "RateLimitTransport",
     "RetryTransport",
+    "TokenSource",
     "error_from_response",
     "iter_pages",
     "parse_retry_after",

@@ -1,22 +1,29 @@
-"""RateLimitTransport: keeps a load within the service's limits so it earns no 429 at all.
+"""RateLimitTransport: uses the service's whole allowance and earns no 429 doing it.
 
-Interface: Limits. Limits apply per API key and endpoint: a token bucket per rate-limited endpoint
-(corrected from ``X-RateLimit-*``) and a semaphore per concurrency-limited one. Other endpoints
-pass straight through.
+Interface: Limits. Limits apply per API key and endpoint: a pool of ``limit`` rate tokens per
+rate-limited endpoint, each given back when the server's window that counted its request has
+surely ended (``_server_window``), and a pool of slots per concurrency-limited one, given back
+when the answer's body is read. The pools live in a TokenSource (``_token_source``): this
+process's memory, or a file every process on the machine shares. Other endpoints pass straight
+through.
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 
+from emissions_etl.client._rate_headers import read_rate_headers
+from emissions_etl.client._server_window import ServerWindow
+from emissions_etl.client._shared_budget import LocalTokenSource
+from emissions_etl.client._token_source import Bucket, Lease, TokenSource
 from emissions_etl.client.retry import parse_retry_after
 
 
@@ -38,85 +45,25 @@ DEFAULT_POLICIES: Mapping[tuple[str, str], LimitPolicy] = {
     ("POST", "/v2/logistics/requests/bulk"): LimitPolicy(max_concurrency=10),
 }
 
-_EPSILON = 1e-9
-
-#: Share of the allowed rate the client aims for, leaving room for network jitter.
-RATE_HEADROOM = 0.95
-
-
-class TokenBucket:
-    """A thread-safe token bucket that never lets a one-second window exceed ``rate``.
-
-    Capacity + refill per second = ``rate * RATE_HEADROOM``, so the bound holds whether the
-    server counts with a bucket, a sliding or a fixed one-second window.
-    """
-
-    def __init__(
-        self,
-        rate: float,
-        *,
-        clock: Callable[[], float] = time.monotonic,
-        wall_clock: Callable[[], float] = time.time,
-    ) -> None:
-        allowed = rate * RATE_HEADROOM
-        self.capacity = float(max(1, math.floor(rate * 0.1)))
-        self.refill_per_second = allowed - self.capacity if allowed > self.capacity else allowed
-        self._tokens = self.capacity
-        self._blocked_until = 0.0
-        self._clock = clock
-        self._wall_clock = wall_clock
-        self._updated = clock()
-        self._lock = threading.Lock()
-
-    def reserve(self) -> float:
-        """Take one token if available (returns 0), else return the seconds to wait first."""
-        with self._lock:
-            now = self._clock()
-            self._refill(now)
-            if now < self._blocked_until:
-                return self._blocked_until - now
-            if self._tokens >= 1 - _EPSILON:  # float refill may land a hair under 1
-                self._tokens -= 1
-                return 0.0
-            return (1 - self._tokens) / self.refill_per_second
-
-    def observe(self, headers: httpx.Headers, status: int) -> None:
-        """Correct the bucket from the server's view (interface: Limits, rules 2 and 4)."""
-        with self._lock:
-            now = self._clock()
-            self._refill(now)
-            remaining = _number(headers.get("x-ratelimit-remaining"))
-            if remaining is not None:
-                self._tokens = min(self._tokens, remaining)
-                reset = _number(headers.get("x-ratelimit-reset"))
-                if remaining < 1 and reset is not None:
-                    # Reset is a Unix timestamp: translate it to our monotonic clock.
-                    self._block(now + max(0.0, reset - self._wall_clock()))
-            if status == 429:
-                self._tokens = min(self._tokens, 0.0)
-                hinted = parse_retry_after(headers.get("retry-after"))
-                self._block(now + (hinted if hinted is not None else 1.0))
-
-    def _block(self, until: float) -> None:
-        self._blocked_until = max(self._blocked_until, until)
-
-    def _refill(self, now: float) -> None:
-        elapsed = max(0.0, now - self._updated)
-        self._tokens = min(self.capacity, self._tokens + elapsed * self.refill_per_second)
-        self._updated = now
-
 
 class RateLimitTransport(httpx.BaseTransport):
-    """Wraps a transport; waits for a token and holds a concurrency slot per (API key, endpoint)."""
+    """Wraps a transport; takes a rate token and a concurrency slot per (API key, endpoint).
+
+    The tokens come from ``token_source``, by default a pool in this process's memory, or the
+    SQLite file at ``shared_budget_path`` shared by every process of the machine that opens it.
+    ``wall_clock`` and ``sleep`` are injectable for tests; without ``sleep`` a waiter also wakes
+    as soon as another thread of this process gives a token back.
+    """
 
     def __init__(
         self,
         inner: httpx.BaseTransport,
         *,
         policies: Mapping[tuple[str, str], LimitPolicy] | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        shared_budget_path: Path | None = None,
+        token_source: TokenSource | None = None,
         wall_clock: Callable[[], float] = time.time,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] | None = None,
     ) -> None:
         self._inner = inner
         chosen = DEFAULT_POLICIES if policies is None else policies
@@ -124,11 +71,12 @@ class RateLimitTransport(httpx.BaseTransport):
             (method.upper(), _template_pattern(template), template, policy)
             for (method, template), policy in chosen.items()
         ]
-        self._clock = clock
-        self._wall_clock = wall_clock
+        self._owns_source = token_source is None
+        self._source = token_source or LocalTokenSource(shared_budget_path)
+        self._wall = wall_clock
         self._sleep = sleep
-        self._buckets: dict[tuple[str, str], TokenBucket] = {}
-        self._slots: dict[tuple[str, str], threading.BoundedSemaphore] = {}
+        self._windows: dict[Bucket, ServerWindow] = {}
+        self._gates: dict[Bucket, _Gate] = {}
         self._lock = threading.Lock()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
@@ -136,34 +84,98 @@ class RateLimitTransport(httpx.BaseTransport):
         if route is None:
             return self._inner.handle_request(request)
         template, policy = route
-        key = (_caller(request), template)
-        bucket, slots = self._limits_for(key, policy)
-        if slots is not None:
-            slots.acquire()
+        caller = _caller(request)
+        slot = None
+        if policy.max_concurrency:
+            slot_bucket = Bucket("slots", caller, request.method, template)
+            slot = self._take(slot_bucket, policy.max_concurrency, reclaim_delay=0.0)
         try:
-            if bucket is not None:
-                while (wait := bucket.reserve()) > 0:
-                    self._sleep(wait)
-            response = self._inner.handle_request(request)
+            if policy.rate_per_second:
+                rate_bucket = Bucket("rate", caller, request.method, template)
+                response = self._send_counted(request, rate_bucket, policy.rate_per_second)
+            else:
+                response = self._inner.handle_request(request)
         except BaseException:
-            if slots is not None:
-                slots.release()
+            if slot is not None:
+                self._give_back(slot, self._wall())
             raise
-        if bucket is not None:
-            bucket.observe(response.headers, response.status_code)
-        if slots is None:
+        if slot is None:
             return response
         # The slot stays taken until the body is read: the server counts the request until then.
+        taken = slot
         return httpx.Response(
             response.status_code,
             headers=response.headers,
-            stream=_ReleasingStream(response.stream, slots.release),
+            stream=_ReleasingStream(response.stream, lambda: self._give_back(taken, self._wall())),
             extensions=response.extensions,
             request=request,
         )
 
     def close(self) -> None:
-        self._inner.close()
+        try:
+            self._inner.close()
+        finally:
+            if self._owns_source:
+                self._source.close()
+
+    def _send_counted(
+        self, request: httpx.Request, bucket: Bucket, rate_per_second: float
+    ) -> httpx.Response:
+        """Send with a rate token; settle the token from what the answer says of the window."""
+        with self._lock:
+            window = self._windows.setdefault(bucket, ServerWindow.for_rate(rate_per_second))
+        lease = self._take(bucket, window.limit, reclaim_delay=window.window_seconds)
+        sent = self._wall()
+        try:
+            response = self._inner.handle_request(request)
+        except BaseException:
+            # It may have reached the server and been counted: keep its token a full window.
+            self._give_back(lease, self._wall() + window.window_seconds)
+            raise
+        received = self._wall()
+        retry_after = parse_retry_after(response.headers.get("retry-after"))
+        with self._lock:
+            settled = window.settle(
+                read_rate_headers(response.headers),
+                sent,
+                received,
+                response.status_code,
+                retry_after,
+            )
+            limit = window.limit
+        self._give_back(lease, settled.returns_at)
+        if settled.blocked_until is not None:  # interface: Limits, rule 4
+            self._source.match_server(bucket, limit, settled.blocked_until, received)
+        elif settled.server_used:  # counts we never saw: another tool or machine on this key
+            self._source.match_server(bucket, settled.server_used, settled.used_until, received)
+        return response
+
+    def _take(self, bucket: Bucket, capacity: int, *, reclaim_delay: float) -> Lease:
+        """A token of ``bucket``; one thread per bucket asks the source, the others queue."""
+        gate = self._gate(bucket)
+        with gate.turnstile:
+            while True:
+                seen = gate.generation
+                got = self._source.take(bucket, capacity, self._wall(), reclaim_delay)
+                if isinstance(got, Lease):
+                    return got
+                if self._sleep is not None:
+                    self._sleep(got)
+                    continue
+                with gate.given_back:
+                    if gate.generation == seen:
+                        gate.given_back.wait(got)
+
+    def _give_back(self, lease: Lease, returns_at: float) -> None:
+        self._source.give_back(lease, returns_at)
+        gate = self._gate(lease.bucket)
+        with gate.given_back:
+            gate.generation += 1
+            gate.given_back.notify_all()
+
+    def _gate(self, bucket: Bucket) -> _Gate:
+        with self._lock:
+            return self._gates.setdefault(bucket, _Gate())
 
     def _route(self, request: httpx.Request) -> tuple[str, LimitPolicy] | None:
         for method, pattern, template, policy in self._routes:
@@ -171,21 +183,14 @@ class RateLimitTransport(httpx.BaseTransport):
                 return template, policy
         return None
 
-    def _limits_for(
-        self, key: tuple[str, str], policy: LimitPolicy
-    ) -> tuple[TokenBucket | None, threading.BoundedSemaphore | None]:
-        with self._lock:
-            bucket = self._buckets.get(key)
-            if bucket is None and policy.rate_per_second:
-                bucket = TokenBucket(
-                    policy.rate_per_second, clock=self._clock, wall_clock=self._wall_clock
-                )
-                self._buckets[key] = bucket
-            slots = self._slots.get(key)
-            if slots is None and policy.max_concurrency:
-                slots = threading.BoundedSemaphore(policy.max_concurrency)
-                self._slots[key] = slots
-            return bucket, slots
+
+class _Gate:
+    """Per bucket: threads queue at the turnstile; a give-back wakes the one waiting."""
+
+    def __init__(self) -> None:
+        self.turnstile = threading.Lock()
+        self.given_back = threading.Condition()
+        self.generation = 0
 
 
 class _ReleasingStream(httpx.SyncByteStream):
@@ -221,10 +226,3 @@ def _caller(request: httpx.Request) -> str:
     """Who the limits count against, as a hash: the raw key is never kept."""
     credential = request.headers.get("x-api-key") or request.headers.get("authorization") or ""
     return hashlib.sha256(credential.encode()).hexdigest()[:16]
-
-
-def _number(value: str | None) -> float | None:
-    try:
-        return float(value) if value is not None else None
-    except ValueError:
-        return None

@@ -1,0 +1,93 @@
+"""PrefectTokenSource: a coarse share of one API key's rate between workers on several machines.
+
+A machine's processes share a LocalTokenSource file; machines share nothing but Prefect. Each
+process leases ``occupy`` tokens at a time from a Prefect global concurrency limit used as a rate
+limit (``rate_limit(name, occupy=k, strict=True)``: its slots decay at ``slot_decay_per_second``)
+and spends them through its local source, which still keeps every server window within the
+limit and settles each token from the server's headers. One Prefect call per ``occupy`` requests:
+per-request calls top out near 10/s (etl-anchors §2.2), far under a 30/s budget.
+
+Create one limit per API key and rate-limited endpoint, named by ``limit_name``, e.g.
+``prefect gcl create emissions-etl-post-v1-logistics-requests --limit 10
+--slot-decay-per-second 27``: the decay is the share of the key's 30/s all workers together may
+use. Concurrency slots are not shared through Prefect (a slot per request would cost an API call
+each way): give each worker a share of the cap in its policies.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import defaultdict
+from collections.abc import Callable
+
+from emissions_etl.client._shared_budget import LocalTokenSource
+from emissions_etl.client._token_source import Bucket, Lease, TokenSource
+
+DEFAULT_OCCUPY = 5
+
+
+def limit_name(bucket: Bucket, prefix: str = "emissions-etl") -> str:
+    """``emissions-etl-post-v1-logistics-requests``: Prefect names may not contain ``/``."""
+    route = re.sub(r"[^a-z0-9]+", "-", bucket.route.lower()).strip("-")
+    return f"{prefix}-{bucket.method.lower()}-{route}"
+
+
+class PrefectTokenSource:
+    """Rate tokens leased ``occupy`` at a time from Prefect, spent through ``inner``."""
+
+    def __init__(
+        self,
+        inner: TokenSource | None = None,
+        *,
+        occupy: int = DEFAULT_OCCUPY,
+        name_of: Callable[[Bucket], str] = limit_name,
+        timeout_seconds: float | None = None,
+    ) -> None:
+        if occupy < 1:
+            raise ValueError("occupy must be at least 1")
+        self._inner = inner or LocalTokenSource()
+        self._occupy = occupy
+        self._name_of = name_of
+        self._timeout = timeout_seconds
+        self._leased: defaultdict[str, int] = defaultdict(int)
+        self._lock = threading.Lock()
+
+    def take(
+        self, bucket: Bucket, capacity: int, now: float, reclaim_delay: float
+    ) -> Lease | float:
+        if bucket.kind != "rate":
+            return self._inner.take(bucket, capacity, now, reclaim_delay)
+        with self._lock:
+            leased = self._leased[bucket.name]
+        if leased < 1:
+            self._lease(bucket)
+            return 0.0  # the lease may have waited: ask again with a fresh clock
+        got = self._inner.take(bucket, capacity, now, reclaim_delay)
+        if isinstance(got, Lease):
+            with self._lock:
+                self._leased[bucket.name] -= 1
+        return got
+
+    def give_back(self, lease: Lease, returns_at: float) -> None:
+        self._inner.give_back(lease, returns_at)
+
+    def match_server(self, bucket: Bucket, used: int, until: float, now: float) -> None:
+        self._inner.match_server(bucket, used, until, now)
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def _lease(self, bucket: Bucket) -> None:
+        """Block until Prefect grants ``occupy`` slots (strict: a missing limit is an error,
+        not a silent run without a limit)."""
+        from prefect.concurrency.sync import rate_limit  # Prefect only where it is used
+
+        rate_limit(
+            self._name_of(bucket),
+            occupy=self._occupy,
+            timeout_seconds=self._timeout,
+            strict=True,
+        )
+        with self._lock:
+            self._leased[bucket.name] += self._occupy
