@@ -17,4 +17,10 @@ def open_client(settings: Settings) -> EmissionsClient:
     """An ``EmissionsClient`` for the configured service (ConfigurationError if incomplete)."""
     url, key, organization_id = settings.require_api()
     auth = ApiKeyAuth(key.get_secret_value(), organization_id)
-    return EmissionsClient(url, auth, ca_file=settings.ca_file, policies=resource_limits())
+    return EmissionsClient(
+        url,
+        auth,
+        ca_file=settings.ca_file,
+        policies=resource_limits(),
+        shared_limits_file=settings.limits_file,
+    )

@@ -12,6 +12,7 @@ from pathlib import Path
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from emissions_etl.client import DEFAULT_LIMITS_FILE
 from emissions_etl.errors import ConfigurationError
 
 DEFAULT_WAREHOUSE = Path("warehouse.duckdb")
@@ -27,9 +28,20 @@ class Settings(BaseSettings):
     organization_id: str | None = Field(default=None, description="x-organization-id")
     ca_file: Path | None = Field(default=None, description="CA bundle to verify the service's TLS")
     warehouse: Path = Field(default=DEFAULT_WAREHOUSE, description="DuckDB file")
+    limits_file: Path = Field(
+        default=DEFAULT_LIMITS_FILE,
+        description="SQLite file through which every process using one API key on this machine "
+        "shares the service's rate and concurrency limits",
+    )
     inbox: Path | None = Field(default=None, description="Folder the nightly flow loads")
     project_dir: Path | None = Field(
         default=None, description="Folder holding flows/, where deployment runs start"
+    )
+    sector_map: Path | None = Field(
+        default=None, description="CSV of material group -> sector extending profiles' table"
+    )
+    default_country: str | None = Field(
+        default=None, description="ISO country code for exports without a country column"
     )
 
     def require_api(self) -> tuple[str, SecretStr, str]:

@@ -44,6 +44,7 @@ class EmissionsClient:
         max_attempts: int = 6,
         user_agent: str = f"emissions-etl/{__version__}",
         policies: Mapping[tuple[str, str], LimitPolicy] | None = None,
+        shared_limits_file: Path | None = None,
         max_connections: int = 32,
     ) -> None:
         _require_secure(base_url)
@@ -55,7 +56,8 @@ class EmissionsClient:
             base_url=base_url,
             auth=auth,
             transport=RetryTransport(
-                RateLimitTransport(inner, policies=policies), max_attempts=max_attempts
+                RateLimitTransport(inner, policies=policies, shared_budget_path=shared_limits_file),
+                max_attempts=max_attempts,
             ),
             timeout=timeout,
             headers={"User-Agent": user_agent},
