@@ -5,7 +5,15 @@ from __future__ import annotations
 from emissions_etl_schemas.business_travels import BusinessTravelInput
 from emissions_etl_schemas.facilities import FacilityInput
 from emissions_etl_schemas.logistic_hubs import LogisticHubInput
+from emissions_etl_schemas.purchases import PurchaseInput
 from emissions_etl_schemas.vehicles import VehicleInput
 from emissions_etl_schemas.wastes import WasteInput
 
-__all__ = ["BusinessTravelInput", "FacilityInput", "LogisticHubInput", "VehicleInput", "WasteInput"]
+__all__ = [
+    "BusinessTravelInput",
+    "FacilityInput",
+    "LogisticHubInput",
+    "PurchaseInput",
+    "VehicleInput",
+    "WasteInput",
+]

@@ -21,6 +21,8 @@ RD_CODE_PATTERN = r"^(?:R(?:[1-9]|1[0-3])|D(?:[1-9]|1[0-5]))$"
 UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 #: ISO 3166-1 alpha-2 or alpha-3, or the service's ``GLO``.
 COUNTRY_PATTERN = r"^[A-Z]{2,3}$"
+#: ISO 3166-1 alpha-2 only, where the service takes no other form (purchases, recharges).
+COUNTRY_ALPHA2_PATTERN = r"^[A-Z]{2}$"
 #: Weekday indices 0 (Monday) .. 6 (Sunday), comma-separated, ascending, no repeats.
 WEEKDAYS_PATTERN = r"^[0-6](?:,[0-6]){0,6}$"
 #: An e-mail address: something, ``@``, a domain with a dot; no spaces.
@@ -60,6 +62,12 @@ def is_uuid(values: pd.Series) -> pd.Series:
 def is_country_code(values: pd.Series) -> pd.Series:
     """``ES``, ``ESP`` or ``GLO`` (upper case after reading)."""
     return _matches(values, COUNTRY_PATTERN)
+
+
+@extensions.register_check_method(statistics=[])
+def is_country_alpha2(values: pd.Series) -> pd.Series:
+    """``ES`` (upper case after reading); not ``ESP``."""
+    return _matches(values, COUNTRY_ALPHA2_PATTERN)
 
 
 @extensions.register_check_method(statistics=[])
@@ -174,6 +182,9 @@ COLUMN_CHECK_REJECTS: Mapping[str, CheckReject] = MappingProxyType(
         "is_rd_code": CheckReject("INVALID_RD_CODE", "must be R1 to R13 or D1 to D15, like R3"),
         "is_uuid": CheckReject("INVALID_FORMAT", "must be an id like 3f2b…-…"),
         "is_country_code": CheckReject("INVALID_COUNTRY", "must be a country code like ES or GB"),
+        "is_country_alpha2": CheckReject(
+            "INVALID_COUNTRY", "must be a two-letter country code like ES or PT"
+        ),
         "is_weekdays": CheckReject(
             "INVALID_WEEKDAYS", "must be weekdays like Mon-Fri, 0,1,2,3,4 or Monday;Wednesday"
         ),

@@ -23,7 +23,7 @@ from emissions_etl.resources._spec import (
 )
 
 #: Resource modules, by the names the interface gives the resources.
-_MODULES = ("wastes", "facilities", "business_travels", "logistic_hubs", "vehicles")
+_MODULES = ("wastes", "facilities", "business_travels", "logistic_hubs", "purchases", "vehicles")
 
 
 def _load() -> Mapping[str, ResourceSpec]:

@@ -75,6 +75,10 @@ class SingleCreate:
     update_method: str | None = None
     delete_path: str | None = None
     in_flight: int = 8
+    #: Codes of a 409 saying the service holds the record in a state clients may not change for
+    #: now (a purchase ``in_progress``): the row is no reject; it counts as failed and the next
+    #: run sends it again.
+    busy_codes: frozenset[str] = frozenset()
 
 
 WriteStrategy = IngestJobBulk | PerRecordBulk | SingleCreate

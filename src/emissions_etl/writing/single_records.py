@@ -42,6 +42,8 @@ class _Outcome:
     record: dict[str, Any] | None = None
     refusal: ApiStatusError | None = None
     failure: BaseException | None = None
+    #: The service holds the record in a state it may not be changed in (``busy_codes``).
+    busy: bool = False
 
 
 class SingleRecordWriter:
@@ -83,6 +85,7 @@ class SingleRecordWriter:
         ):
             outcomes = list(pool.map(self._send, payloads, remote_ids))
         result.sent = len(chunk)
+        result.failed += sum(o.busy for o in outcomes)  # sent again next run: old hash kept
         ctx.notify("sent", len(chunk))
         created = [(i, o.record) for i, o in enumerate(outcomes) if o.record is not None]
         refused = [
@@ -111,6 +114,8 @@ class SingleRecordWriter:
         try:
             return _Outcome(record=self.context.api.send_json(method, path, body))
         except ApiStatusError as error:
+            if error.status == 409 and error.code in self.strategy.busy_codes:
+                return _Outcome(busy=True)
             if error.status in REFUSALS:
                 return _Outcome(refusal=error)
             return _Outcome(failure=error)
