@@ -181,8 +181,9 @@ def _inspect_parts(
     package = WorkbookPackage(path, sheets)
     if _STYLES in members:
         inflater.drain(members[_STYLES], limits.MAX_PART_BYTES)
-    if _SHARED_STRINGS in members:
-        _check_shared_strings(inflater, members[_SHARED_STRINGS])
+    shared_strings = members.get(_ascii_lower(_SHARED_STRINGS))
+    if shared_strings is not None:
+        _check_shared_strings(inflater, shared_strings)
     # Every listed sheet, hidden ones too: calamine reads them all for their merged ranges.
     for member in dict.fromkeys(sheet.member for sheet in sheets if sheet.member is not None):
         package.extents[member] = _measure(inflater, members[member])
@@ -234,9 +235,9 @@ def _check_shared_strings(inflater: _Inflater, info: zipfile.ZipInfo) -> None:
     tail = b""
     for chunk in inflater.chunks(info, limits.MAX_SHARED_STRINGS_BYTES):
         data = tail + chunk
-        cut = max(0, len(data) - 8)
-        count += _count_items(data[: cut + 4])
-        tail = data[cut + 4 :] if cut else data
+        # A tag is 4 bytes (``<si>``): the last 3 are counted with the next chunk.
+        count += _count_items(data)
+        tail = data[-3:]
         if count > limits.MAX_SHARED_STRINGS:
             raise SourceTooLargeError(
                 str(inflater.path),
@@ -246,7 +247,8 @@ def _check_shared_strings(inflater: _Inflater, info: zipfile.ZipInfo) -> None:
 
 
 def _count_items(data: bytes) -> int:
-    """``<si>`` items, with or without a namespace prefix, counted by their ``si`` tag name."""
+    """``<si>`` items, with or without a namespace prefix, counted by their ``si`` tag name;
+    only tags that start before the last 3 bytes (so that each is counted once)."""
     buffer = np.frombuffer(data, dtype=np.uint8)
     if len(buffer) < 4:
         return 0
