@@ -6,6 +6,7 @@ from emissions_etl_schemas.business_travels import BusinessTravelInput
 from emissions_etl_schemas.facilities import FacilityInput
 from emissions_etl_schemas.logistic_hubs import LogisticHubInput
 from emissions_etl_schemas.purchases import PurchaseInput
+from emissions_etl_schemas.vehicle_consumptions import VehicleConsumptionInput
 from emissions_etl_schemas.vehicles import VehicleInput
 from emissions_etl_schemas.wastes import WasteInput
 
@@ -14,6 +15,7 @@ __all__ = [
     "FacilityInput",
     "LogisticHubInput",
     "PurchaseInput",
+    "VehicleConsumptionInput",
     "VehicleInput",
     "WasteInput",
 ]

@@ -23,7 +23,15 @@ from emissions_etl.resources._spec import (
 )
 
 #: Resource modules, by the names the interface gives the resources.
-_MODULES = ("wastes", "facilities", "business_travels", "logistic_hubs", "purchases", "vehicles")
+_MODULES = (
+    "wastes",
+    "facilities",
+    "business_travels",
+    "logistic_hubs",
+    "purchases",
+    "vehicles",
+    "vehicle_consumptions",
+)
 
 
 def _load() -> Mapping[str, ResourceSpec]:
