@@ -5,7 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from emissions_etl.errors import SheetNotFoundError, SourceNotFoundError, UnsupportedSourceError
+from emissions_etl.errors import (
+    DuplicateColumnError,
+    SheetNotFoundError,
+    SourceNotFoundError,
+    UnsupportedSourceError,
+)
 from emissions_etl.resources import resource_spec
 from emissions_etl.sources import read_source
 from tests.builders import WASTE_HEADERS, set_cached_values, waste_row, write_xlsx
@@ -129,3 +134,15 @@ def test_batches_are_bounded_by_batch_rows(tmp_path: Path) -> None:
     batches = read(write_xlsx(tmp_path / "w.xlsx", {"S": rows}), batch_rows=3)
     assert [len(b) for b in batches] == [3, 3, 1]
     assert batches[2]["_row"].tolist() == [8]
+
+
+def test_two_headers_meaning_one_column_are_refused_with_their_sheet_letters(
+    tmp_path: Path,
+) -> None:
+    rows = [[None, None, *WASTE_HEADERS, "start_date"], [None, None, *waste_row(1), "x"]]
+    path = write_xlsx(tmp_path / "w.xlsx", {"S": rows})
+    with pytest.raises(
+        DuplicateColumnError,
+        match="sheet 'S', row 1: columns E 'Start date' and N 'start_date' both mean start_date",
+    ):
+        read(path)

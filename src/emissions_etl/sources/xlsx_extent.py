@@ -81,9 +81,19 @@ def _fast_extent(chunks: Iterable[bytes], fits: Callable[[Extent], bool]) -> Ext
         return None
     prefix = (root.group(1) + b":") if root.group(1) else b""
     rows = columns = merged = 0
+    carried = np.zeros(0, dtype=np.int64)  # our own ``:c`` found past the previous chunk
     for buffer, limit in _scan(chunks):
         cells = _tags(buffer, limit, b"<" + prefix + b"c")
-        if not _only_canonical_tags(buffer, limit, prefix, cells):
+        if not _canonical_references(buffer, prefix, cells):
+            return None
+        # A cell tag under another prefix (``<y:c``) would escape ``<c``: every ``:c`` tag
+        # name must be one of this prefix's own cell tags (none without a prefix).
+        own = carried
+        if prefix:
+            closing = _tags(buffer, limit, b"</" + prefix + b"c")
+            own = np.concatenate((own, cells + len(prefix), closing + len(prefix) + 1))
+        carried = own[own >= limit] - limit
+        if _colon_c_tags(buffer, limit) != int((own < limit).sum()):
             return None
         found = _references(buffer, cells + len(prefix) + 6)
         if found is None:
@@ -158,7 +168,7 @@ def _tags(buffer: np.ndarray, limit: int, needle: bytes) -> np.ndarray:
     return matches[_IS_DELIMITER[buffer[matches + len(needle)]]]
 
 
-def _only_canonical_tags(buffer: np.ndarray, limit: int, prefix: bytes, cells: np.ndarray) -> bool:
+def _canonical_references(buffer: np.ndarray, prefix: bytes, cells: np.ndarray) -> bool:
     """True when every cell tag reads ``<c r="`` (so no cell can hide from the fast pass)."""
     after = cells + len(prefix) + 2
     canonical = (
@@ -167,16 +177,14 @@ def _only_canonical_tags(buffer: np.ndarray, limit: int, prefix: bytes, cells: n
         & (buffer[after + 2] == ord("="))
         & (buffer[after + 3] == _QUOTE)
     )
-    if not canonical.all():
-        return False
-    # A cell tag under another prefix (``<y:c``) would escape ``<c``: look at every ``:c``
-    # (normally none, or only this prefix's own tags).
+    return bool(canonical.all())
+
+
+def _colon_c_tags(buffer: np.ndarray, limit: int) -> int:
+    """``:c`` followed by a space, ``>`` or ``/`` with the colon before ``limit``."""
     colons = np.flatnonzero(buffer[:limit] == _COLON)
     colons = colons[buffer[colons + 1] == ord("c")]
-    colon_c = int(_IS_DELIMITER[buffer[colons + 2]].sum())
-    if not prefix:
-        return colon_c == 0
-    return colon_c == len(cells) + len(_tags(buffer, limit, b"</" + prefix + b"c"))
+    return int(_IS_DELIMITER[buffer[colons + 2]].sum())
 
 
 def _references(buffer: np.ndarray, starts: np.ndarray) -> tuple[int, int] | None:
