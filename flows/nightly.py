@@ -32,7 +32,7 @@ def nightly_load(inbox: str | None = None, strict: bool = False) -> State[Any]:
             outcomes.append(state.result())
         else:
             outcomes.append(failed_file(path, resource, str(state.message)))
-    return publish(outcomes, return_state=True)
+    return publish(outcomes)
 
 
 if __name__ == "__main__":  # python -m flows.nightly [INBOX], from the project root

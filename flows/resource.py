@@ -32,7 +32,7 @@ def load_resource(
     """
     options = LoadOptions(sheet=sheet, strict=strict, dry_run=dry_run)
     outcome = load_one(path, resource, options)
-    return publish([outcome], return_state=True)
+    return publish([outcome])
 
 
 if __name__ == "__main__":  # python -m flows.resource RESOURCE FILE, from the project root

@@ -27,7 +27,7 @@ def load_wastes(
         dry_run: Ask the service to validate only; write nothing.
     """
     outcome = load_one(path, "wastes", LoadOptions(sheet=sheet, strict=strict, dry_run=dry_run))
-    return publish([outcome], return_state=True)
+    return publish([outcome])
 
 
 if __name__ == "__main__":  # python -m flows.wastes FILE, from the project root
