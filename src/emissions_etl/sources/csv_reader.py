@@ -30,12 +30,15 @@ from emissions_etl.sources.headers import (
 from emissions_etl.sources.limits import (
     MAX_CELL_CHARS,
     MAX_COLUMNS,
+    MAX_HEADER_CHARS,
     MAX_LINE_CHARS,
     column_letters,
 )
 from emissions_etl.sources.text_stream import DecodedText
 
 _SNIFF_BYTES = 64 * 1024
+#: The longest line a header can be (MAX_COLUMNS cells of MAX_HEADER_CHARS, quoted).
+_HEAD_CHARS = MAX_COLUMNS * (MAX_HEADER_CHARS + 3)
 _DELIMITERS = ",;\t|"
 #: Control bytes that no text file holds in numbers (tab, line feed, carriage return and form
 #: feed aside); a few NULs are cells to reject, many are a binary file.
@@ -101,13 +104,22 @@ def _refuse_binary(path: Path, sample: bytes) -> None:
 
 
 def _read_head(text: DecodedText) -> str:
-    """The first lines of the file, enough to find the header and the delimiter."""
-    lines = []
+    """The first lines of the file, enough to find the header and the delimiter; it stops
+    before a line too long to be a header and once _HEAD_CHARS are read (the header search
+    splits these lines several times: they are kept small)."""
+    lines: list[str] = []
+    total = 0
     for _ in range(HEADER_SEARCH_ROWS + 1):
         line = text.readline()
+        if len(line) > _HEAD_CHARS:
+            text.unread(line)
+            break
         if not line:
             break
         lines.append(line)
+        total += len(line)
+        if total > _HEAD_CHARS:
+            break
     return "".join(lines)
 
 

@@ -28,6 +28,7 @@ _IS_DELIMITER = np.zeros(256, dtype=bool)
 _IS_DELIMITER[[32, 9, 10, 13, _GT, _SLASH]] = True
 _IS_UPPER = np.zeros(256, dtype=bool)
 _IS_UPPER[65:91] = True
+_SPACE_R_EQUALS_QUOTE = np.uint32(int.from_bytes(b' r="', "little"))
 _ZEROS = np.uint64(0x3030303030303030)  # "00000000"
 _SEVENTY_SIXES = np.uint64(0x7676767676767676)
 _HIGH_BITS = np.uint64(0x8080808080808080)
@@ -170,14 +171,8 @@ def _tags(buffer: np.ndarray, limit: int, needle: bytes) -> np.ndarray:
 
 def _canonical_references(buffer: np.ndarray, prefix: bytes, cells: np.ndarray) -> bool:
     """True when every cell tag reads ``<c r="`` (so no cell can hide from the fast pass)."""
-    after = cells + len(prefix) + 2
-    canonical = (
-        (buffer[after] == 32)
-        & (buffer[after + 1] == ord("r"))
-        & (buffer[after + 2] == ord("="))
-        & (buffer[after + 3] == _QUOTE)
-    )
-    return bool(canonical.all())
+    words = np.lib.stride_tricks.as_strided(buffer[:0].view("<u4"), (len(buffer) - 3,), (1,))
+    return bool((words[cells + len(prefix) + 2] == _SPACE_R_EQUALS_QUOTE).all())
 
 
 def _colon_c_tags(buffer: np.ndarray, limit: int) -> int:

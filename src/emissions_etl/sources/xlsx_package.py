@@ -31,7 +31,10 @@ from emissions_etl.sources.xlsx_extent import Extent, OverCap, measure_sheet
 _ZIP_MAGIC = b"PK\x03\x04"
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")
+#: Inflated bytes per chunk, and compressed bytes read at a time (small enough that zlib
+#: rarely has input left over, which it would copy on every call).
 _INFLATE_CHUNK = 1024 * 1024
+_RAW_CHUNK = 64 * 1024
 _WORKBOOK = "xl/workbook.xml"
 _WORKBOOK_RELS = "xl/_rels/workbook.xml.rels"
 _SHARED_STRINGS = "xl/sharedStrings.xml"
@@ -326,7 +329,7 @@ class _Inflater:
         self.stream.seek(info.header_offset + 30 + name_length + extra_length)
         remaining = info.compress_size
         while remaining:
-            raw = self.stream.read(min(remaining, _INFLATE_CHUNK))
+            raw = self.stream.read(min(remaining, _RAW_CHUNK))
             if not raw:
                 raise self._damaged(info, "the file is truncated")
             remaining -= len(raw)
