@@ -1,12 +1,14 @@
 """Which resource a file holds, from its header row, when neither the command line nor the
-folder says: the resource whose required columns the header names, the most columns winning.
-A file that fits none is refused naming the closest resources and what they miss."""
+folder says: the resource whose required columns the header names, the most columns winning,
+else the resource of the export profile whose required source headers it names. A file that
+fits none is refused naming the closest resources (and profile) and what they miss."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from emissions_etl.errors import SourceNotFoundError, UnsupportedSourceError
+from emissions_etl.profiles.detect import near_misses, ranked_fits, usable_profiles
 from emissions_etl.resources import RESOURCES, ResourceSpec
 from emissions_etl.sources import is_workbook, normalise_header
 from emissions_etl.sources.peek import peek_rows
@@ -31,9 +33,14 @@ def detect_resource(path: Path, *, sheet: str | None = None) -> ResourceSpec:
     fitting = [entry for entry in scored if entry[0]]
     if fitting:
         return fitting[0][3]
+    # Then export profiles (SAP, Concur...): the resource of the one whose required headers fit.
+    profiled = ranked_fits(rows, usable_profiles())
+    if profiled and profiled[0].fits:
+        return RESOURCES[profiled[0].profile.resource]
     closest = "; ".join(
         f"{spec.name} (missing {', '.join(missing)})" for _, _, _, spec, missing in scored[:3]
     )
+    closest += "".join(f"; {miss.describe_missing()}" for miss in near_misses(profiled)[:1])
     raise UnsupportedSourceError(
         str(path),
         f"its header fits no resource; closest: {closest}. "

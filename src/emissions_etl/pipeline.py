@@ -16,11 +16,12 @@ from typing import Any, Protocol
 import pandas as pd
 
 from emissions_etl.errors import EmptySourceError, StrictModeError
+from emissions_etl.profiles.inputs import ProfileInputs
+from emissions_etl.profiles.reading import read_batches
 from emissions_etl.readback import read_records, remote_frame
 from emissions_etl.references import ListingApi, References, fetch_references
 from emissions_etl.rejects import RejectCode, empty_rejects, make_rejects
 from emissions_etl.resources import ResourceSpec
-from emissions_etl.sources import read_source
 from emissions_etl.stages import StageClock
 from emissions_etl.validation import validate_batch
 from emissions_etl.warehouse import Warehouse, WarehouseWriter
@@ -50,6 +51,11 @@ class LoadOptions:
     batch_rows: int = 100_000
     #: Seconds to wait for records the service calculates later (the next run reads the rest).
     settle_seconds: float = 60.0
+    #: Export profile the file is read through (``emissions-etl profiles``); None: the
+    #: resource's own columns, else its profile whose required headers the file has.
+    profile: str | None = None
+    #: The user's tables and defaults profiles use; None: the EMISSIONS_* settings.
+    profile_inputs: ProfileInputs | None = None
 
 
 @dataclass
@@ -98,24 +104,15 @@ def iter_validated(
 ) -> Iterator[tuple[int, pd.DataFrame, pd.DataFrame]]:
     """(rows read, valid rows, rejects) per batch; a key repeated across batches is rejected."""
     seen: set[str] = set()
-    for batch in read_source(
-        path,
-        sheet=options.sheet,
-        expected_columns=spec.columns,
-        required_columns=spec.required_columns,
-        aliases=spec.aliases,
-        encoding=options.encoding,
-        delimiter=options.delimiter,
-        batch_rows=options.batch_rows,
-    ):
+    for batch, left_out in read_batches(path, spec, options):
         result = validate_batch(batch, spec)
-        valid, rejects = result.valid, result.rejects
+        valid, rejects = result.valid, pd.concat([left_out, result.rejects], ignore_index=True)
         repeated = valid["source_key"].isin(seen).to_numpy()
         if repeated.any():
             rejects = pd.concat([rejects, _repeated_rejects(valid[repeated], spec)])
             valid = valid[~repeated]
         seen.update(valid["source_key"].astype(str))
-        yield len(batch), valid, rejects
+        yield len(batch) + rejected_rows(left_out), valid, rejects
 
 
 def _repeated_rejects(rows: pd.DataFrame, spec: ResourceSpec) -> pd.DataFrame:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -106,6 +106,7 @@ def load_files(
     strict: bool,
     dry_run: bool,
     warehouse: Path | None,
+    extra_options: Mapping[str, Any] | None = None,
 ) -> list[FileOutcome]:
     """Load with live progress (rows read, sent, calculated per file); stops at the first
     file that fails, as a command line should."""
@@ -118,7 +119,7 @@ def load_files(
     settings = Settings()
     if warehouse:
         settings = settings.model_copy(update={"warehouse": warehouse})
-    options = LoadOptions(sheet=sheet, strict=strict, dry_run=dry_run)
+    options = LoadOptions(sheet=sheet, strict=strict, dry_run=dry_run, **(extra_options or {}))
     columns = (TextColumn("{task.description}"), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True) as progress:
 
