@@ -70,18 +70,23 @@ def measure_one(workdir: Path, rows: int, fmt: str) -> dict:
     from emissions_etl.client import ApiKeyAuth, EmissionsClient
     from emissions_etl.demo import create_facilities, running_sandbox
     from emissions_etl.pipeline import LoadOptions, load_file
+    from emissions_etl.resources import resource_spec
     from emissions_etl.sources import read_source
     from emissions_etl.stages import StageClock
-    from emissions_etl.validation import validate_wastes
-    from emissions_etl_schemas import INPUT_ALIASES, SCHEMAS
+    from emissions_etl.validation import validate_batch
 
+    spec = resource_spec("wastes")
     path = make_input(workdir, rows, fmt)
     clock = StageClock()
-    columns = list(SCHEMAS["wastes"].to_schema().columns)
-    batches = read_source(path, expected_columns=columns, aliases=INPUT_ALIASES)
+    batches = read_source(
+        path,
+        expected_columns=spec.columns,
+        aliases=spec.aliases,
+        required_columns=spec.required_columns,
+    )
     for batch in clock.timed("read", batches):
         with clock.stage("validate"):
-            validate_wastes(batch)
+            validate_batch(batch, spec)
     run_dir = workdir / f"run_{fmt}_{rows}"
     if run_dir.exists():
         import shutil
@@ -96,7 +101,11 @@ def measure_one(workdir: Path, rows: int, fmt: str) -> dict:
         with EmissionsClient(sandbox.base_url, auth, ca_file=sandbox.ca_file) as client:
             started = time.perf_counter()
             summary = load_file(
-                path, api=client, warehouse=Warehouse(run_dir / "w.duckdb"), options=LoadOptions()
+                path,
+                api=client,
+                warehouse=Warehouse(run_dir / "w.duckdb"),
+                spec=spec,
+                options=LoadOptions(),
             )
             total = time.perf_counter() - started
     return {
