@@ -56,7 +56,7 @@ def remote_frame(
             "source_key": keys.where(keys.notna(), echoed),
             "activity_date": _dates(raw, readback.activity_date_field),
             "co2e_kg": pd.to_numeric(_co2e(raw, readback.co2e_field), errors="coerce"),
-            "status": _column(raw, readback.status_field),
+            "status": _column(raw, readback.status_field) if readback.status_field else "active",
             "facility_id": _column(raw, readback.facility_field),
             "remote_updated_at": pd.to_datetime(
                 _column(raw, "updated_at"), utc=True, errors="coerce", format="ISO8601"

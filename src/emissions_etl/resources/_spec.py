@@ -99,7 +99,9 @@ class Readback:
     co2e_field: str = "co2e"
     activity_date_field: str | None = None
     facility_field: str | None = None
-    status_field: str = "status"
+    #: None: the record has no status; the service calculates it when it is created (a
+    #: commuting period), so it lands as ``active``.
+    status_field: str | None = "status"
     get_path: str | None = None
     list_path: str | None = None
     list_query: RecoveryQuery | None = None
