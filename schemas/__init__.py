@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from emissions_etl_schemas.business_travels import BusinessTravelInput
+from emissions_etl_schemas.commuting_periods import CommutingPeriodInput
 from emissions_etl_schemas.employees import EmployeeInput
 from emissions_etl_schemas.facilities import FacilityInput
 from emissions_etl_schemas.logistic_hubs import LogisticHubInput
@@ -13,6 +14,7 @@ from emissions_etl_schemas.wastes import WasteInput
 
 __all__ = [
     "BusinessTravelInput",
+    "CommutingPeriodInput",
     "EmployeeInput",
     "FacilityInput",
     "LogisticHubInput",

@@ -32,6 +32,7 @@ _MODULES = (
     "vehicles",
     "vehicle_consumptions",
     "employees",
+    "commuting_periods",
 )
 
 

@@ -1,0 +1,112 @@
+"""Commuting periods: one POST per period (``/v1/employee-historic``), calculated in the request.
+
+The employee is found by e-mail or name among the organization's employees (one not there is
+``PARENT_NOT_LOADED``: its row of the employees file did not load). The interface has no update:
+a changed row's period is deleted (``DELETE /v1/employee-historic/{id}``) and created again.
+A killed run's periods are found among the employee's periods with the same dates, transport
+and commuting type.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from emissions_etl.references import ReferenceList, References, unknown_rejects
+from emissions_etl.rejects import RejectCode, empty_rejects
+from emissions_etl.resources._records import keep_origin
+from emissions_etl.resources._spec import (
+    Readback,
+    Recovery,
+    ResourceSpec,
+    SingleCreate,
+    ViewColumn,
+)
+from emissions_etl_schemas.commuting_periods import (
+    INPUT_ALIASES,
+    REQUIRED_INPUT_COLUMNS,
+    CommutingPeriodInput,
+)
+
+EMPLOYEES = ReferenceList(
+    "employees", "/v1/employees", keys=("email", "name"), label="employee", column="employee"
+)
+_PARENT_HINT = " If it is in an employees file, that row did not load: fix it there first."
+#: Fields sent as the survey has them (the rest are resolved or converted).
+_AS_READ = ("start_date", "end_date", "commuting_type", "transport_type", "total_km",
+            "daily_trips", "vehicle_size", "fuel_type", "renewable_energy", "carpool",
+            "situation", "response_medium", "origin", "destination")  # fmt: skip
+
+
+def prepare(typed: pd.DataFrame) -> pd.DataFrame:
+    """A commute (``in_itinere``) when the commuting type is empty."""
+    typed["commuting_type"] = typed["commuting_type"].fillna("in_itinere")
+    typed["employee"] = typed["employee"].str.strip()
+    return typed
+
+
+def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The employee's id; weekdays as a list of indices (0 is Monday)."""
+    headers: dict[str, str] = dict(valid.attrs.get("headers", {}))
+    employee_ids = refs["employees"].resolve(valid["employee"])
+    unknown = employee_ids.isna().to_numpy()
+    rows = valid[~unknown]
+    records = pd.DataFrame({"employee_id": employee_ids[~unknown]})
+    for name in _AS_READ:
+        records[name] = rows[name]
+    records["weekly_travels"] = rows["weekly_travels"].map(
+        lambda days: [int(day) for day in days.split(",")], na_action="ignore"
+    )
+    rejects = unknown_rejects(valid[unknown], column="employee", headers=headers,
+                              table=refs["employees"], code=RejectCode.PARENT_NOT_LOADED,
+                              hint=_PARENT_HINT)  # fmt: skip
+    return keep_origin(records, rows), pd.concat([empty_rejects(), rejects], ignore_index=True)
+
+
+SPEC = ResourceSpec(
+    name="commuting_periods",
+    description="How an employee commutes over a period (scope 3 category 7).",
+    schema=CommutingPeriodInput,
+    aliases=INPUT_ALIASES,
+    required_columns=REQUIRED_INPUT_COLUMNS,
+    natural_key=(),
+    prepare=prepare,
+    to_records=to_records,
+    lookups=(EMPLOYEES,),
+    write=SingleCreate(
+        create_path="/v1/employee-historic", delete_path="/v1/employee-historic/{id}"
+    ),
+    readback=Readback(
+        activity_date_field="end_date",
+        status_field=None,
+        list_path="/v1/employee-historic",
+        list_query=lambda record: {"employee_id": record["employee_id"]},
+    ),
+    recovery=Recovery(
+        list_path="/v1/employee-historic",
+        query=lambda payload: {"employee_id": payload["employee_id"]},
+        match_fields=("start_date", "end_date", "transport_type", "commuting_type"),
+    ),
+    record_fields=(
+        "employee_id", "start_date", "end_date", "commuting_type", "transport_type", "total_km",
+        "weekly_travels", "daily_trips", "vehicle_size", "fuel_type", "renewable_energy",
+        "carpool", "situation", "response_medium", "origin", "destination",
+    ),  # fmt: skip
+    date_fields=("start_date", "end_date"),
+    depends_on=("employees",),
+    view_columns=(
+        ViewColumn("employee_id"),
+        ViewColumn("start_date", "DATE"),
+        ViewColumn("end_date", "DATE"),
+        ViewColumn("commuting_type"),
+        ViewColumn("transport_type"),
+        ViewColumn("total_km", "DOUBLE"),
+        ViewColumn("weekly_travels", "JSON"),
+        ViewColumn("daily_trips", "INTEGER"),
+        ViewColumn("vehicle_size"),
+        ViewColumn("fuel_type"),
+        ViewColumn("carpool", "BOOLEAN"),
+    ),
+    input_column_of_field={"employee_id": "employee", "EMPLOYEE_NOT_FOUND": "employee"},
+)
+
+__all__ = ["SPEC"]
