@@ -10,6 +10,7 @@ fresh processes for ``SECONDS`` each, started together once each thread has its 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import os
@@ -19,14 +20,23 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any
 
 import httpx
 
-from emissions_etl.client.limiter import LimitPolicy, RateLimitTransport
+from emissions_etl.client import (
+    Bucket,
+    LimitPolicy,
+    LocalTokenSource,
+    PrefectTokenSource,
+    RateLimitTransport,
+    TokenSource,
+)
+from emissions_etl.client._prefect_budget import limit_name
 from tests.sandbox_fixture import create_org, provisioned_sandbox, tls_context
 
 RATE_ROUTE = "/_test/rate-limited"
@@ -42,7 +52,10 @@ SECONDS = 10.0
 RATE_THREADS = 6
 SLOT_THREADS = 16
 HOLD = 0.3
-LINES = ("rate", "rate-shared", "slots", "slots-shared")  # and "rate-unshared", on demand
+LINES = ("rate", "rate-shared", "slots", "slots-shared")  # and, on demand:
+MORE_LINES = ("rate-unshared", "rate-prefect")  # the latter starts a Prefect test server
+PREFECT_OCCUPY = 5
+PREFECT_DECAY = 28.5  # slots per second: the share of 30/s all workers together may use
 _KEY_ENV = "BENCH_LIMITER_API_KEY"  # the key travels by environment, never by argv
 
 
@@ -58,6 +71,7 @@ class Job:
     threads: int
     shared_budget_path: str | None = None
     hold: float | None = None
+    prefect_occupy: int | None = None  # lease tokens from Prefect, this many at a time
 
 
 def drive(job: Job, api_key: str, start_at: Callable[[], float]) -> list[list[Any]]:
@@ -70,7 +84,10 @@ def drive(job: Job, api_key: str, start_at: Callable[[], float]) -> list[list[An
     """
     shared = Path(job.shared_budget_path) if job.shared_budget_path else None
     recorder = _Recorder(httpx.HTTPTransport(verify=tls_context(Path(job.ca_file))))
-    transport = RateLimitTransport(recorder, policies=POLICIES, shared_budget_path=shared)
+    source: TokenSource = LocalTokenSource(shared)
+    if job.prefect_occupy:
+        source = PrefectTokenSource(source, occupy=job.prefect_occupy)
+    transport = RateLimitTransport(recorder, policies=POLICIES, token_source=source)
     headers = {"x-api-key": api_key, "x-organization-id": job.organization_id}
     params = {"hold": job.hold} if job.hold is not None else None
     rows: list[list[Any]] = []
@@ -145,11 +162,13 @@ class _TimedStream(httpx.SyncByteStream):
         self._closed()
 
 
-def run_processes(jobs: Sequence[Job], api_key: str) -> tuple[list[list[Any]], float]:
+def run_processes(
+    jobs: Sequence[Job], api_key: str, env: Mapping[str, str] | None = None
+) -> tuple[list[list[Any]], float]:
     """Run each job in its own Python process (this module with ``--worker``), all starting
     together once every one is warm; every row with its process's index appended, and the
     start time."""
-    env = {**os.environ, _KEY_ENV: api_key}
+    env = {**os.environ, **(env or {}), _KEY_ENV: api_key}
     command = [sys.executable, "-m", "tests.benchmarks.bench_limiter", "--worker"]
     workers = [
         subprocess.Popen(
@@ -226,7 +245,14 @@ def main(lines: Sequence[str]) -> None:
     ):
 
         def run(
-            name: str, route: str, threads: int, processes: int, *, shared: bool, **more: Any
+            name: str,
+            route: str,
+            threads: int,
+            processes: int,
+            *,
+            shared: bool,
+            env: Mapping[str, str] | None = None,
+            **more: Any,
         ) -> tuple[list[list[Any]], float, float]:
             org = create_org(server.db_path, name)  # a fresh key: windows untouched by others
             path = str(Path(workdir) / f"{name}.sqlite3") if shared else None
@@ -240,7 +266,7 @@ def main(lines: Sequence[str]) -> None:
                 shared_budget_path=path,
                 **more,
             )
-            rows, start_at = run_processes([job] * processes, org.api_key)
+            rows, start_at = run_processes([job] * processes, org.api_key, env)
             return rows, start_at, start_at + SECONDS
 
         if "rate" in lines:
@@ -252,12 +278,51 @@ def main(lines: Sequence[str]) -> None:
         if "rate-unshared" in lines:
             rows = run("rate two alone", RATE_ROUTE, RATE_THREADS, 2, shared=False)
             rate_line(f"two processes x {RATE_THREADS} threads, one key, no file", *rows)
+        if "rate-prefect" in lines:
+            with _prefect_rate_limit() as api_url:
+                rows = run(
+                    "rate prefect",
+                    RATE_ROUTE,
+                    RATE_THREADS,
+                    2,
+                    shared=False,
+                    env={"PREFECT_API_URL": api_url},
+                    prefect_occupy=PREFECT_OCCUPY,
+                )
+            rate_line(
+                f"two processes x {RATE_THREADS} threads, one key, no file, Prefect limit "
+                f"(decay {PREFECT_DECAY}/s, occupy {PREFECT_OCCUPY})",
+                *rows,
+            )
         if "slots" in lines:
             rows = run("slots one", SLOT_ROUTE, SLOT_THREADS, 1, shared=False, hold=HOLD)
             slot_line(f"one process x {SLOT_THREADS} threads, 10-slot route, hold {HOLD}s", *rows)
         if "slots-shared" in lines:
             rows = run("slots two", SLOT_ROUTE, SLOT_THREADS, 2, shared=True, hold=HOLD)
             slot_line(f"two processes x {SLOT_THREADS} threads, one key, shared file", *rows)
+
+
+@contextmanager
+def _prefect_rate_limit() -> Iterator[str]:
+    """A Prefect test server with the limit of the bench's rate route; yields its API URL."""
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180")
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.actions import GlobalConcurrencyLimitCreate
+    from prefect.settings import PREFECT_API_URL
+    from prefect.testing.utilities import prefect_test_harness
+
+    name = limit_name(Bucket("rate", "", "POST", RATE_ROUTE))
+    limit = GlobalConcurrencyLimitCreate(
+        name=name, limit=2 * PREFECT_OCCUPY, slot_decay_per_second=PREFECT_DECAY
+    )
+
+    async def create() -> None:
+        async with get_client() as client:
+            await client.create_global_concurrency_limit(limit)
+
+    with prefect_test_harness(server_startup_timeout=180):
+        asyncio.run(create())
+        yield str(PREFECT_API_URL.value())
 
 
 def worker() -> None:

@@ -115,6 +115,24 @@ def test_a_fixed_window_server_gets_its_whole_allowance_and_no_429(skew: float) 
     assert sorted(server.counts.values()) == [30] * 10  # ten windows, each spent whole
 
 
+def test_with_a_round_trip_each_window_is_still_spent_whole() -> None:
+    clock = FakeClock()
+    server = FixedWindowServer(clock, skew=0.3)
+
+    def answer_after_a_round_trip(request: httpx.Request) -> httpx.Response:
+        clock.sleep(0.005)
+        response = server(request)
+        clock.sleep(0.005)
+        return response
+
+    with limited_client(clock, httpx.MockTransport(answer_after_a_round_trip)) as client:
+        for _ in range(300):
+            client.post(RATE_LIMITED, headers={"x-api-key": "k"})
+    assert 429 not in server.statuses
+    assert sorted(server.counts.values())[1:] == [30] * (len(server.counts) - 1)
+    assert len(server.counts) <= 11
+
+
 def test_tokens_come_back_as_the_servers_window_rolls_over_not_a_window_later() -> None:
     clock = FakeClock()
     server = FixedWindowServer(clock, skew=0.6)  # the server's windows roll over at our x.4

@@ -46,11 +46,13 @@ def test_server_counts_add_only_what_no_sharer_took(tmp_path: Path) -> None:
     source = LocalTokenSource(tmp_path / "limits.sqlite3")
     lease = take(source, RATE, 30)
     source.give_back(lease, NOW + 0.5)
-    source.match_server(RATE, used=1, until=NOW + 0.5, now=NOW)  # that was our own request
+    source.match_server(
+        RATE, used=1, since=NOW + 0.4, until=NOW + 0.5, now=NOW
+    )  # that was our own request
     take(source, RATE, 2)
     for _ in range(28):
         take(source, RATE, 30)
-    source.match_server(RATE, used=40, until=NOW + 0.5, now=NOW)  # 10 we never saw
+    source.match_server(RATE, used=40, since=NOW + 0.4, until=NOW + 0.5, now=NOW)  # 10 we never saw
     take(source, RATE, 41)
     assert source.take(RATE, 41, NOW, reclaim_delay=1.0) == pytest.approx(0.005)
     take(source, RATE, 41, now=NOW + 0.5)  # they are held until the window ends, no longer

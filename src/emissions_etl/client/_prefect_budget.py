@@ -22,7 +22,7 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from emissions_etl.client._shared_budget import LocalTokenSource
-from emissions_etl.client._token_source import Bucket, Lease, TokenSource
+from emissions_etl.client._token_source import POLL_SECONDS, Bucket, Lease, TokenSource
 
 DEFAULT_OCCUPY = 5
 
@@ -51,6 +51,8 @@ class PrefectTokenSource:
         self._name_of = name_of
         self._timeout = timeout_seconds
         self._leased: defaultdict[str, int] = defaultdict(int)
+        self._leasing: set[str] = set()
+        self._failure: BaseException | None = None
         self._lock = threading.Lock()
 
     def take(
@@ -59,10 +61,18 @@ class PrefectTokenSource:
         if bucket.kind != "rate":
             return self._inner.take(bucket, capacity, now, reclaim_delay)
         with self._lock:
+            if self._failure is not None:
+                raise self._failure
             leased = self._leased[bucket.name]
+            # The next lease is asked for while half of this one is left, in the background,
+            # so requests do not stop for the Prefect round trip.
+            ask = leased <= self._occupy // 2 and bucket.name not in self._leasing
+            if ask:
+                self._leasing.add(bucket.name)
+        if ask:
+            threading.Thread(target=self._lease, args=(bucket,), daemon=True).start()
         if leased < 1:
-            self._lease(bucket)
-            return 0.0  # the lease may have waited: ask again with a fresh clock
+            return POLL_SECONDS
         got = self._inner.take(bucket, capacity, now, reclaim_delay)
         if isinstance(got, Lease):
             with self._lock:
@@ -72,22 +82,33 @@ class PrefectTokenSource:
     def give_back(self, lease: Lease, returns_at: float) -> None:
         self._inner.give_back(lease, returns_at)
 
-    def match_server(self, bucket: Bucket, used: int, until: float, now: float) -> None:
-        self._inner.match_server(bucket, used, until, now)
+    def match_server(
+        self, bucket: Bucket, used: int, since: float, until: float, now: float
+    ) -> None:
+        self._inner.match_server(bucket, used, since, until, now)
 
     def close(self) -> None:
         self._inner.close()
 
     def _lease(self, bucket: Bucket) -> None:
-        """Block until Prefect grants ``occupy`` slots (strict: a missing limit is an error,
-        not a silent run without a limit)."""
-        from prefect.concurrency.sync import rate_limit  # Prefect only where it is used
+        """Wait until Prefect grants ``occupy`` slots (strict: a missing limit is an error, not
+        a silent run without a limit; it is raised by the next ``take``)."""
+        granted = 0
+        try:
+            from prefect.concurrency.sync import rate_limit  # Prefect only where it is used
 
-        rate_limit(
-            self._name_of(bucket),
-            occupy=self._occupy,
-            timeout_seconds=self._timeout,
-            strict=True,
-        )
-        with self._lock:
-            self._leased[bucket.name] += self._occupy
+            rate_limit(
+                self._name_of(bucket),
+                occupy=self._occupy,
+                timeout_seconds=self._timeout,
+                strict=True,
+            )
+            granted = self._occupy
+        except BaseException as exc:
+            with self._lock:
+                self._failure = exc
+            raise
+        finally:
+            with self._lock:
+                self._leased[bucket.name] += granted
+                self._leasing.discard(bucket.name)

@@ -33,8 +33,9 @@ class Settlement:
     """What one answer means for the pool."""
 
     returns_at: float  # when this request's token is back (local wall seconds)
-    server_used: int | None  # requests the server counts in that window...
-    used_until: float  # ...until this local time (the window's latest possible end)
+    server_used: int | None  # requests the server counts in that window, which ends...
+    used_since: float  # ...no sooner than this local time...
+    used_until: float  # ...and no later than this one
     blocked_until: float | None = None  # a 429: every token is taken until then
 
 
@@ -74,16 +75,18 @@ class ServerWindow:
         if status == 429:
             self._reset_offset()  # what we believed let a request through too soon
         end = received + self.window_seconds  # safe whatever the window's kind or alignment
+        earliest_end = sent  # the window that counted it was still running when it was sent
         if reading.reset_at is not None:
             self._narrow(reading, sent, received)
             end = min(end, reading.reset_at - self._low_at(received) + MARGIN)
+            earliest_end = max(earliest_end, reading.reset_at - self._high_at(received))
         elif reading.reset_in is not None:
             end = min(end, received + reading.reset_in + MARGIN)
         blocked = None
         if status == 429:  # interface: Limits, rule 4: not before Retry-After
             blocked = max(end, received + (retry_after or 0.0))
         used = None if reading.remaining is None else max(0, self.limit - reading.remaining)
-        return Settlement(end, used, end, blocked)
+        return Settlement(end, used, earliest_end, end, blocked)
 
     def _narrow(self, reading: RateReading, sent: float, received: float) -> None:
         """Bound the clock offset: the server counted the request at a server time in

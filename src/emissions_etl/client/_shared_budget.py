@@ -90,7 +90,9 @@ class LocalTokenSource:
                 "UPDATE tokens SET returns_at = ? WHERE id = ?", (returns_at, lease.token_id)
             )
 
-    def match_server(self, bucket: Bucket, used: int, until: float, now: float) -> None:
+    def match_server(
+        self, bucket: Bucket, used: int, since: float, until: float, now: float
+    ) -> None:
         if until <= now:
             return
         with self._transaction() as db:
@@ -100,7 +102,7 @@ class LocalTokenSource:
             (held,) = db.execute(
                 "SELECT count(*) FROM tokens WHERE bucket = ?"
                 " AND (returns_at IS NULL OR returns_at >= ?)",
-                (bucket.name, until),
+                (bucket.name, min(since, until)),
             ).fetchone()
             unseen = used - held
             if unseen > 0:

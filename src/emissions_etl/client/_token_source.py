@@ -59,11 +59,15 @@ class TokenSource(Protocol):
         """The token is back in the pool at ``returns_at`` (wall seconds, possibly future)."""
         ...
 
-    def match_server(self, bucket: Bucket, used: int, until: float, now: float) -> None:
-        """The server counts ``used`` requests until ``until``: hold as many tokens till then.
+    def match_server(
+        self, bucket: Bucket, used: int, since: float, until: float, now: float
+    ) -> None:
+        """The server counts ``used`` requests in a window ending between ``since`` and
+        ``until``: keep as many tokens taken until ``until``.
 
-        Tokens already held that long count, so requests of processes sharing this source are
-        not counted twice; only usage the source never saw (another machine, another tool) adds.
+        Tokens held at least until ``since`` count (the requests of every process sharing this
+        source, settled to that window's end), so only usage the source never saw (another
+        machine, another tool) adds tokens held until ``until``.
         """
         ...
 

@@ -46,6 +46,12 @@ DEFAULT_POLICIES: Mapping[tuple[str, str], LimitPolicy] = {
 }
 
 
+#: How long a concurrency slot stays taken after its answer's body is read. The sandbox frees
+#: its count after the body is sent (FastAPI runs a dependency's exit then), so a new request
+#: sent the instant the body arrives can still find the old one counted.
+SLOT_GRACE_SECONDS = 0.005
+
+
 class RateLimitTransport(httpx.BaseTransport):
     """Wraps a transport; takes a rate token and a concurrency slot per (API key, endpoint).
 
@@ -101,12 +107,17 @@ class RateLimitTransport(httpx.BaseTransport):
             raise
         if slot is None:
             return response
-        # The slot stays taken until the body is read: the server counts the request until then.
+        # The slot stays taken until the body is read (the server counts the request until
+        # then), and a moment longer: a server may let go of it only after sending the body.
         taken = slot
+
+        def release() -> None:
+            self._give_back(taken, self._wall() + SLOT_GRACE_SECONDS)
+
         return httpx.Response(
             response.status_code,
             headers=response.headers,
-            stream=_ReleasingStream(response.stream, lambda: self._give_back(taken, self._wall())),
+            stream=_ReleasingStream(response.stream, release),
             extensions=response.extensions,
             request=request,
         )
@@ -145,9 +156,12 @@ class RateLimitTransport(httpx.BaseTransport):
             limit = window.limit
         self._give_back(lease, settled.returns_at)
         if settled.blocked_until is not None:  # interface: Limits, rule 4
-            self._source.match_server(bucket, limit, settled.blocked_until, received)
+            until = settled.blocked_until
+            self._source.match_server(bucket, limit, until, until, received)
         elif settled.server_used:  # counts we never saw: another tool or machine on this key
-            self._source.match_server(bucket, settled.server_used, settled.used_until, received)
+            self._source.match_server(
+                bucket, settled.server_used, settled.used_since, settled.used_until, received
+            )
         return response
 
     def _take(self, bucket: Bucket, capacity: int, *, reclaim_delay: float) -> Lease:
