@@ -105,27 +105,28 @@ class ProfileMapper:
         """(values, rows whose value no table holds, rows the table leaves out)."""
         none = np.zeros(len(batch), dtype=bool)
         if rule.value is not None:
-            return pd.Series(rule.value, index=batch.index, dtype=object), none, none
+            return pd.Series(rule.value, index=batch.index, dtype="str"), none, none
         if len(rule.sources) > 1:
             parts = [_text(batch, key) for key in rule.sources]
             joined = parts[0]
             for part in parts[1:]:
                 joined = joined + rule.separator + part
             joined = joined.where(~np.logical_or.reduce([p == "" for p in parts]), "")
-            return self._defaulted(rule, joined.astype(object)), none, none
+            return self._defaulted(rule, joined), none, none
         if rule.column not in self._lookups:
             values = batch[rule.sources[0]] if rule.sources[0] in batch else _empty(batch)
-            return self._defaulted(rule, values.astype(object)), none, none
+            return self._defaulted(rule, values), none, none
         lookup = self._lookups[rule.column]
         written = _text(batch, rule.sources[0])
-        keys = written.map(table_key)
-        mapped = keys.map(lookup.values)
+        # table_key, vectorised: trimmed, runs of spaces as one, case folded.
+        keys = written.str.strip().str.replace(r"\s+", " ", regex=True).str.casefold()
+        mapped = _looked_up(keys, lookup.values)
         known = mapped.notna().to_numpy()
         left_out = known & (mapped.fillna("") == "").to_numpy()
         filled = (written != "").to_numpy()
         if rule.unknown == "keep":
             mapped = mapped.where(known, written)
-        mapped = self._defaulted(rule, mapped.fillna("").astype(object))
+        mapped = self._defaulted(rule, mapped.fillna(""))
         missing = filled & ~known & (rule.unknown == "reject") & is_blank(mapped)
         return mapped, missing, left_out & filled
 
@@ -232,12 +233,19 @@ def _suggest(value: str, known: list[str]) -> str:
     return f" (known: {shown})"
 
 
+def _looked_up(keys: pd.Series, table: Mapping[str, str]) -> pd.Series:
+    """``keys`` through ``table`` (missing where absent), one dict lookup per distinct key."""
+    codes, uniques = pd.factorize(keys)
+    found = np.array([table.get(key) for key in uniques] + [None], dtype=object)
+    return pd.Series(found[codes], index=keys.index, dtype="str")
+
+
 def _text(batch: pd.DataFrame, key: str) -> pd.Series:
     return as_text(batch[key]) if key in batch else pd.Series("", index=batch.index, dtype="str")
 
 
 def _empty(batch: pd.DataFrame) -> pd.Series:
-    return pd.Series("", index=batch.index, dtype=object)
+    return pd.Series("", index=batch.index, dtype="str")
 
 
 __all__ = ["NOT_AN_ACTIVITY", "UNMAPPED_VALUE", "ProfileMapper", "check_profile"]
