@@ -93,6 +93,22 @@ class WriteResult:
         self.rejects += other.rejects
 
 
+def land_remote(context: WriteContext, chunk: pd.DataFrame, remote: pd.DataFrame) -> WriteResult:
+    """Map created or updated records (``remote``, keyed to ``chunk``'s source keys) to their
+    rows with the hash that was sent, and land them; the counts of what landed."""
+    hashes = dict(zip(chunk["source_key"], chunk["source_hash"], strict=True))
+    mapping = remote[["source_key", "remote_id"]].assign(
+        source_hash=remote["source_key"].map(hashes), ingest_job_id=None
+    )
+    context.writer.upsert_mapping(context.spec.name, mapping)
+    context.writer.land_remote_records(context.spec.name, remote)
+    return WriteResult(
+        loaded=len(mapping),
+        failed=int((remote["status"] == "error").sum()),
+        co2e_kg=float(remote["co2e_kg"].fillna(0).sum()),
+    )
+
+
 def plan_changes(records: pd.DataFrame, mapping: pd.DataFrame) -> ChangePlan:
     """Split ``records`` into new, changed (with their remote id) and unchanged, by
     ``source_key`` and ``source_hash``."""

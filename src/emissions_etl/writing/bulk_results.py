@@ -24,6 +24,7 @@ from emissions_etl.writing._context import (
     WriteContext,
     WriteResult,
     iter_chunks,
+    land_remote,
     payload_json,
     rejects_at,
     to_payload,
@@ -88,16 +89,7 @@ class BulkResultsWriter:
             # Results carry the essential fields; the record sent fills in the rest.
             items = [{**payloads[r["index"]], **r} for r in created]
             keys = {str(r["id"]): str(chunk["source_key"].iloc[r["index"]]) for r in created}
-            remote = remote_frame(items, ctx.spec, keys)
-            hashes = dict(zip(chunk["source_key"], chunk["source_hash"], strict=True))
-            mapping = remote[["source_key", "remote_id"]].assign(
-                source_hash=remote["source_key"].map(hashes), ingest_job_id=None
-            )
-            ctx.writer.upsert_mapping(ctx.spec.name, mapping)
-            ctx.writer.land_remote_records(ctx.spec.name, remote)
-            result.loaded += len(mapping)
-            result.failed += int((remote["status"] == "error").sum())
-            result.co2e_kg += float(remote["co2e_kg"].fillna(0).sum())
+            result.add(land_remote(ctx, chunk, remote_frame(items, ctx.spec, keys)))
         ctx.writer.clear_pending(ctx.spec.name, key)
         ctx.notify("sent", len(chunk))
         ctx.notify("calculated", result.loaded)

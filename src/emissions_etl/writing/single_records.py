@@ -24,6 +24,7 @@ from emissions_etl.writing._context import (
     WriteContext,
     WriteResult,
     iter_chunks,
+    land_remote,
     payload_json,
     refusal_entries,
     rejects_at,
@@ -131,16 +132,9 @@ class SingleRecordWriter:
         keys = {str(record["id"]): str(chunk["source_key"].iloc[i]) for i, record in created}
         remote = remote_frame([record for _, record in created], ctx.spec, keys)
         remote = settle(ctx.api, ctx.spec, remote, wait_seconds=ctx.settle_seconds)
-        hashes = dict(zip(chunk["source_key"], chunk["source_hash"], strict=True))
-        mapping = remote[["source_key", "remote_id"]].assign(
-            source_hash=remote["source_key"].map(hashes), ingest_job_id=None
-        )
-        ctx.writer.upsert_mapping(ctx.spec.name, mapping)
-        ctx.writer.land_remote_records(ctx.spec.name, remote)
-        result.loaded += len(mapping)
-        result.failed += int((remote["status"] == "error").sum())
-        result.co2e_kg += float(remote["co2e_kg"].fillna(0).sum())
-        ctx.notify("calculated", len(mapping))
+        landed = land_remote(ctx, chunk, remote)
+        result.add(landed)
+        ctx.notify("calculated", landed.loaded)
 
     def _delete(self, changed: pd.DataFrame) -> int:
         """Delete replaced records (a record already gone counts as deleted). A path naming a
