@@ -241,6 +241,14 @@ def many_merges(path: Path) -> None:
     write_workbook(path, [("Wastes", sheet_xml(good_rows_xml(), after=after))])
 
 
+def many_members(path: Path) -> None:
+    """10,001 empty members: each would cost an index entry in zipfile and in calamine."""
+    write_workbook(path, [("Wastes", sheet_xml(good_rows_xml()))])
+    with zipfile.ZipFile(path, "a") as archive:
+        for number in range(10_001):
+            archive.writestr(f"xl/media/empty{number}.bin", b"")
+
+
 def shared_strings_bomb(path: Path) -> None:
     """3.1 million distinct shared strings (~9 MB of zip): calamine would hold each one."""
     count = 3_100_000
@@ -369,6 +377,7 @@ CASES: tuple[Case, ...] = (
     Case("zip_bomb.xlsx", zip_bomb, 2, "a zip bomb"),
     Case("lying_member.xlsx", lying_member, 2, "inflates to more than the 1,000 declared"),
     Case("many_merges.xlsx", many_merges, 2, "100,001 merged ranges"),
+    Case("many_members.xlsx", many_members, 2, "the zip lists 10,006 members"),
     Case("truncated.xlsx", truncated_xlsx, 2, "damaged or truncated"),
     Case("encrypted.xlsx", encrypted_xlsx, 2, "password-protected"),
     Case("legacy.xls", legacy_xls, 2, "legacy .xls workbook is not read"),

@@ -95,6 +95,12 @@ def inspect_workbook(path: Path) -> WorkbookPackage:
             raise _ole_error(path, stream)
         if magic[:4] != _ZIP_MAGIC:
             raise UnsupportedSourceError(str(path), "not an xlsx or csv file")
+        declared = _declared_members(stream)
+        if declared is not None and declared > limits.MAX_MEMBERS:
+            raise SourceTooLargeError(
+                str(path),
+                f"the zip lists {declared:,} members; the limit is {limits.MAX_MEMBERS:,}",
+            )
         try:
             archive = zipfile.ZipFile(stream)
         except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError) as error:
@@ -104,6 +110,27 @@ def inspect_workbook(path: Path) -> WorkbookPackage:
         with archive:
             members = _check_members(path, archive)
             return _inspect_parts(path, stream, members)
+
+
+def _declared_members(stream: BinaryIO) -> int | None:
+    """Members the zip's end record lists (zip64 too), read before zipfile builds an entry
+    for each; None when there is no end record (zipfile then reports the damage)."""
+    size = stream.seek(0, 2)
+    stream.seek(max(0, size - 65_557))  # the end record and its longest comment
+    tail = stream.read()
+    end = tail.rfind(b"PK\x05\x06")
+    if end < 0 or len(tail) < end + 22:
+        return None
+    count = int(struct.unpack_from("<H", tail, end + 10)[0])
+    locator = end - 20
+    if count == 0xFFFF and locator >= 0 and tail[locator : locator + 4] == b"PK\x06\x07":
+        (offset,) = struct.unpack_from("<Q", tail, locator + 8)
+        stream.seek(offset)
+        record = stream.read(56)
+        if len(record) == 56 and record[:4] == b"PK\x06\x06":
+            count = int(struct.unpack_from("<Q", record, 32)[0])
+    stream.seek(0)
+    return count
 
 
 def _ole_error(path: Path, stream: BinaryIO) -> UnsupportedSourceError:
