@@ -208,3 +208,16 @@ def test_a_truncated_workbook_is_damaged(tmp_path: Path) -> None:
     path.write_bytes(path.read_bytes()[:-200])
     with pytest.raises(CorruptSourceError, match="damaged or truncated"):
         read(path)
+
+
+def test_the_declared_dimension_is_neither_trusted_nor_feared(tmp_path: Path) -> None:
+    # calamine sizes its grid from the cells, not from <dimension>: so does the check.
+    data = rows_xml([HEADER, row(1)])
+    huge = sheet_xml(data).replace("<sheetData>", '<dimension ref="A1:XFD1048576"/><sheetData>')
+    far = '<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>'
+    small = sheet_xml(data + far).replace("<sheetData>", '<dimension ref="A1:K2"/><sheetData>')
+    write_workbook(tmp_path / "huge.xlsx", [("Wastes", huge)])
+    write_workbook(tmp_path / "small.xlsx", [("Wastes", small)])
+    assert sum(len(batch) for batch in read(tmp_path / "huge.xlsx")) == 1
+    with pytest.raises(SourceTooLargeError):
+        read(tmp_path / "small.xlsx")
