@@ -390,7 +390,12 @@ FUEL_HEADER = [
     "Importe (€)",
     "Nº Operación",
 ]
-PLATES = ["4821 LKM", "4822 LKM", "1193 MHZ", "7740 KXP", "0316 LRB", "2589 MCN"]
+#: Plates of the demo fleet (inbox/vehicles/flota_2026.xlsx): diesel vans and trucks, petrol
+#: company cars, so the statement also loads as the fleet's consumptions (``fuel_card_fleet``).
+DIESEL_PLATES = ["8790 PSG", "8822 PHZ", "6931 YVD", "1081 FYP", "2494 ZMK", "5324 TRW",
+                 "3352 JHK", "5831 PVS"]  # fmt: skip
+PETROL_PLATES = ["8507 GLC", "1376 KHM"]
+PLATES = DIESEL_PLATES + PETROL_PLATES
 STATIONS = [
     ("Repsol Coslada", "España"),
     ("Repsol Getafe", "España"),
@@ -400,13 +405,15 @@ STATIONS = [
     ("Galp Elvas", "Portugal"),
     ("Total Le Boulou", "Francia"),
 ]
-PRODUCTS = [
-    ("Diesel e+", 1.489, (40, 420)),
-    ("Diesel e+10", 1.569, (40, 380)),
-    ("Efitec 95", 1.629, (25, 55)),
-    ("AdBlue", 0.899, (10, 40)),
-    ("Autogas", 0.949, (30, 60)),
-]
+#: product, price per litre, litres per fill, by the vehicle's fuel; with how often each comes.
+PRODUCTS = {
+    "diesel": [
+        ("Diesel e+", 1.489, (40, 420), 70),
+        ("Diesel e+10", 1.569, (40, 380), 20),
+        ("AdBlue", 0.899, (10, 40), 10),
+    ],
+    "petrol": [("Efitec 95", 1.629, (25, 55), 85), ("Efitec 98", 1.759, (25, 50), 15)],
+}
 
 
 def make_fuel_card(rng: random.Random) -> Path:
@@ -419,7 +426,10 @@ def make_fuel_card(rng: random.Random) -> Path:
     for minute in minutes:
         when = dt.datetime(2026, 3, 1, 5) + dt.timedelta(minutes=minute)
         plate = rng.choice(PLATES)
-        product, price, (low, high) = rng.choices(PRODUCTS, weights=[60, 18, 8, 10, 4])[0]
+        choices = PRODUCTS["petrol" if plate in PETROL_PLATES else "diesel"]
+        product, price, (low, high), _ = rng.choices(choices, [c[3] for c in choices])[0]
+        if product.startswith("Diesel") and plate in DIESEL_PLATES[:4]:
+            low, high = 35, 85  # a van's tank, not a truck's
         station, country = rng.choice(STATIONS)
         litres = round(rng.uniform(low, high), 2)
         operation += rng.randint(3, 90)

@@ -1,7 +1,8 @@
 """Which resource a file holds, from its header row, when neither the command line nor the
-folder says: the resource whose required columns the header names, the most columns winning,
-else the resource of the export profile whose required source headers it names. A file that
-fits none is refused naming the closest resources (and profile) and what they miss."""
+folder says: the resource whose required columns the header names, the most columns winning;
+or the resource of the export profile whose required source headers it names, when no resource
+fits or the profile recognises more of the header. A file that fits none is refused naming the
+closest resources (and profile) and what they miss."""
 
 from __future__ import annotations
 
@@ -31,12 +32,13 @@ def detect_resource(path: Path, *, sheet: str | None = None) -> ResourceSpec:
         scored.append((not missing, len(best), -len(missing), spec, missing))
     scored.sort(key=lambda entry: entry[:3], reverse=True)
     fitting = [entry for entry in scored if entry[0]]
+    # Export profiles (SAP, Concur...): the resource of the one whose required headers fit,
+    # unless a resource's own columns fit and explain as much of the header.
+    profiled = ranked_fits(rows, usable_profiles())
+    if profiled and profiled[0].fits and (not fitting or len(profiled[0].found) > fitting[0][1]):
+        return RESOURCES[profiled[0].profile.resource]
     if fitting:
         return fitting[0][3]
-    # Then export profiles (SAP, Concur...): the resource of the one whose required headers fit.
-    profiled = ranked_fits(rows, usable_profiles())
-    if profiled and profiled[0].fits:
-        return RESOURCES[profiled[0].profile.resource]
     closest = "; ".join(
         f"{spec.name} (missing {', '.join(missing)})" for _, _, _, spec, missing in scored[:3]
     )

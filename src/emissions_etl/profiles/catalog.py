@@ -26,7 +26,7 @@ _RULE_KEYS = {
     "from", "separator", "value", "map", "take", "unknown", "extend", "default",
     "default_input", "when", "if_empty", "label",
 }  # fmt: skip
-_TOP_KEYS = {"name", "resource", "description", "system", "source", "columns"}
+_TOP_KEYS = {"name", "resource", "description", "system", "source", "columns", "layout"}
 
 
 @dataclass(frozen=True)
@@ -115,11 +115,25 @@ def _declaration_names() -> list[str]:
 
 @cache
 def all_profiles() -> Mapping[str, Profile]:
-    """Every declared profile by name (whether or not its resource exists yet)."""
+    """Every declared profile by name (whether or not its resource exists yet).
+
+    A declaration may take its ``[source]`` layout from another (``layout = "fuel_card"``):
+    one export feeding two resources is described once.
+    """
+    folder = resources.files(__package__)
+    data = {
+        name: tomllib.loads((folder / f"{name}.toml").read_text(encoding="utf-8"))
+        for name in _declaration_names()
+    }
     found = {}
-    for name in _declaration_names():
-        text = (resources.files(__package__) / f"{name}.toml").read_text(encoding="utf-8")
-        profile = parse_profile(tomllib.loads(text), where=f"{name}.toml")
+    for name, declaration in data.items():
+        layout = declaration.get("layout")
+        if layout is not None:
+            if layout not in data or "source" not in data[layout] or "source" in declaration:
+                raise ValueError(f"{name}.toml: layout {layout!r} names no profile's [source]")
+            declaration = {**declaration, "source": data[layout]["source"]}
+            declaration.pop("layout")
+        profile = parse_profile(declaration, where=f"{name}.toml")
         found[profile.name] = profile
     return MappingProxyType(found)
 
