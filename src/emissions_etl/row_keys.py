@@ -7,7 +7,7 @@ changed since it was sent. Both are computed vectorised, in C, for whole batches
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -26,19 +26,31 @@ def row_keys(typed: pd.DataFrame, natural_key: Sequence[str]) -> pd.Series:
     """The natural key's values joined by ``|`` (dates ISO, text trimmed and lower-cased), or,
     without a natural key, ``client_row_id`` where given and ``file#sheet!row`` elsewhere.
 
-    A key with a missing part is missing (the schema rejects the empty cell).
+    The first part is the key's identity: a row without it is keyed like a row of a resource
+    without a natural key (the schema rejects the empty cell when the part is required; an
+    optional one, a leg's ``movement_id``, leaves the row its own id). A missing further part
+    is empty text (a leg without a stretch).
     """
     if natural_key:
         parts = [_key_text(typed[name]) for name in natural_key]
         joined = parts[0]
         for part in parts[1:]:
-            joined = joined + "|" + part
-        return joined.astype("str")
-    default = _place_keys(typed)
+            joined = joined + "|" + part.fillna("")
+        return _filled(joined.astype("str"), lambda rows: row_keys(typed[rows], ()))
     if ROW_ID_COLUMN in typed.columns:
-        given = typed[ROW_ID_COLUMN]
-        return given.where(given.notna(), default).astype("str")
-    return default
+        return _filled(typed[ROW_ID_COLUMN].astype("str"), lambda rows: _place_keys(typed[rows]))
+    return _place_keys(typed)
+
+
+def _filled(keys: pd.Series, fallback: Callable[[np.ndarray], pd.Series]) -> pd.Series:
+    """``keys`` with the missing ones taken from ``fallback`` (computed for those rows only:
+    most files give every row its key)."""
+    lacking = keys.isna().to_numpy()
+    if not lacking.any():
+        return keys
+    keys = keys.copy()
+    keys[lacking] = fallback(lacking).to_numpy()
+    return keys
 
 
 def _key_text(values: pd.Series) -> pd.Series:

@@ -28,7 +28,11 @@ UNIT_NAMES = {"kg": ("kg", "kilogram", "kilograms"), "t": ("t", "tonne", "tonnes
 def prepare(typed: pd.DataFrame) -> pd.DataFrame:
     """kg when the unit is empty; ``R03`` read as ``R3``."""
     typed["unit"] = typed["unit"].fillna("kg")
-    typed["rd_code"] = typed["rd_code"].str.replace(r"^([RD])0+(?=\d)", r"\1", regex=True)
+    rd = typed["rd_code"]
+    if (rd.str.slice(1, 2) == "0").any():  # a backreference-free pattern stays in Arrow's C code
+        typed["rd_code"] = rd.str.replace(r"^R0+", "R", regex=True).str.replace(
+            r"^D0+", "D", regex=True
+        )
     return typed
 
 
