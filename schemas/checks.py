@@ -116,6 +116,13 @@ def one_of_value_or_pair(frame: pd.DataFrame, *, given: str, pair: list[str]) ->
     return has_given ^ has_pair
 
 
+@extensions.register_check_method(statistics=["given", "pair"], supported_types=pd.DataFrame)
+def value_or_pair(frame: pd.DataFrame, *, given: str, pair: list[str]) -> pd.Series:
+    """``given`` or every column of ``pair`` is filled, or both (a leg's distance overrides
+    its places, facts §4.1)."""
+    return frame[given].notna() | frame[pair].notna().all(axis=1)
+
+
 @extensions.register_check_method(statistics=["columns"], supported_types=pd.DataFrame)
 def at_least_one_of(frame: pd.DataFrame, *, columns: list[str]) -> pd.Series:
     """At least one of ``columns`` is filled."""
@@ -219,6 +226,13 @@ ROW_CHECK_REJECTS: Mapping[str, RowRule] = MappingProxyType(
                 "ROUTE_REQUIRED",
                 f"give either {s['given']} or both {' and '.join(map(str, s['pair']))}"  # type: ignore[call-overload]
                 ", not both and not neither",
+            ),
+        ),
+        "value_or_pair": lambda s: (
+            str(s["given"]),
+            CheckReject(
+                "ROUTE_REQUIRED",
+                f"give {s['given']} or both {' and '.join(map(str, s['pair']))}",  # type: ignore[call-overload]
             ),
         ),
         "at_least_one_of": lambda s: (

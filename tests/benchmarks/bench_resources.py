@@ -24,6 +24,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -56,17 +57,47 @@ class CountingTransport(httpx.BaseTransport):
             self.most[endpoint] = max(self.most[endpoint], self._now[endpoint])
         try:
             response = self._inner.handle_request(request)
-            response.read()  # in flight until the whole answer is in
-        finally:
-            with self._lock:
-                self._now[endpoint] -= 1
+        except BaseException:
+            self._done(endpoint)
+            raise
         with self._lock:
             self.statuses[response.status_code] += 1
-        return response
+        # In flight until the whole answer has been read (the stream is closed).
+        assert isinstance(response.stream, httpx.SyncByteStream)
+        stream = _Counted(response.stream, lambda: self._done(endpoint))
+        return httpx.Response(
+            response.status_code,
+            headers=response.headers,
+            stream=stream,
+            extensions=response.extensions,
+        )
+
+    def _done(self, endpoint: str) -> None:
+        with self._lock:
+            self._now[endpoint] -= 1
 
     def reset(self) -> None:
         self.most.clear()
         self.statuses.clear()
+
+
+class _Counted(httpx.SyncByteStream):
+    """A response body that reports, once, when it is closed."""
+
+    def __init__(self, stream: httpx.SyncByteStream, done: Callable[[], None]) -> None:
+        self._stream = stream
+        self._done: Callable[[], None] | None = done
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield from self._stream
+
+    def close(self) -> None:
+        try:
+            self._stream.close()
+        finally:
+            done, self._done = self._done, None
+            if done is not None:
+                done()
 
 
 def travels_csv(path: Path, rows: int) -> Path:

@@ -31,6 +31,7 @@ _MODULES = (
     "purchases",
     "vehicles",
     "vehicle_consumptions",
+    "logistics_requests",
     "employees",
     "commuting_periods",
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from emissions_sandbox import gazetteer
 from emissions_sandbox.logistics import reference
 from emissions_sandbox.logistics.models import RequestIn
 
@@ -48,10 +49,10 @@ def leg_distance_km(body: RequestIn) -> float:
     assert body.origin is not None
     assert body.destination is not None
     found = reference.distance_km(body.origin, body.destination)
-    if found is None:
+    if found is None:  # the detail quotes only the places not found: a client can tell which
+        unknown = [repr(p) for p in (body.origin, body.destination) if not gazetteer.find_place(p)]
         raise LegError(
-            "LOCATION_NOT_FOUND",
-            f"Cannot locate {body.origin!r} or {body.destination!r}; send distance_km",
+            "LOCATION_NOT_FOUND", f"Cannot locate {' or '.join(unknown)}; send distance_km"
         )
     return found
 

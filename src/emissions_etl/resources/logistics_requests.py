@@ -1,0 +1,139 @@
+"""Logistics requests (shipment legs): v1 bulk of up to 5,000 legs, calculated in the request,
+``results[]``/``errors[]`` by index; a changed leg is batch-deleted and sent again.
+
+The natural key is the service's own dedup key, (``movement_id``, ``movement_stretch``): a leg
+sent again with the same key updates the service's record instead of adding one. A row without
+``movement_id`` is keyed by its ``client_row_id`` (else its place in the file), and that key is
+sent as its ``movement_id``: the service then dedups it too, so a re-sent row updates its leg
+and the service's record names the row it came from.
+
+``toc`` is checked against the service's TOC list and sent by name; ``hub`` (a hub's name)
+becomes ``hub_id`` through the organization's logistic hubs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from emissions_etl.client import LimitPolicy
+from emissions_etl.references import ReferenceList, References, unknown_rejects
+from emissions_etl.rejects import RejectCode, empty_rejects
+from emissions_etl.resources._records import keep_origin
+from emissions_etl.resources._spec import (
+    PerRecordBulk,
+    Readback,
+    Recovery,
+    ResourceSpec,
+    ViewColumn,
+)
+from emissions_etl_schemas.logistics_requests import (
+    INPUT_ALIASES,
+    REQUIRED_INPUT_COLUMNS,
+    LogisticsRequestInput,
+)
+
+TOCS = ReferenceList("tocs", "/v1/logistics/tocs", keys=("toc",), label="TOC", column="toc")
+HUBS = ReferenceList("logistic_hubs", "/v1/logistic-hubs", label="logistic hub", column="hub")
+HUB_HINT = " If it is in a logistic_hubs file, that row did not load: fix it there first."
+
+#: facts §4.1, in its order (the response's names).
+RECORD_FIELDS = (
+    "origin", "destination", "distance_km", "load", "load_unit", "load_factor", "toc",
+    "category", "origin_country", "year", "cleaning", "movement_id", "client", "shipment_date",
+    "movement_stretch", "movement_stage", "vehicle_license_plate", "trailer_license_plate",
+    "subcontractor", "tkm", "hub_id", "package_key",
+)  # fmt: skip
+#: Columns sent as they are read.
+_AS_READ = tuple(name for name in RECORD_FIELDS if name not in ("toc", "hub_id", "movement_id"))
+
+
+def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """TOC names checked, hub names resolved to ids; unknown ones become rejects."""
+    headers: dict[str, str] = dict(valid.attrs.get("headers", {}))
+    toc_ids = refs["tocs"].resolve(valid["toc"])
+    hub_ids = refs["logistic_hubs"].resolve(valid["hub"])
+    no_toc = (valid["toc"].notna() & toc_ids.isna()).to_numpy()
+    no_hub = (valid["hub"].notna() & hub_ids.isna()).to_numpy() & ~no_toc
+    rejects = [
+        empty_rejects(),
+        unknown_rejects(valid[no_toc], column="toc", headers=headers, table=refs["tocs"]),
+        unknown_rejects(
+            valid[no_hub],
+            column="hub",
+            headers=headers,
+            table=refs["logistic_hubs"],
+            code=RejectCode.PARENT_NOT_LOADED,
+            hint=HUB_HINT,
+        ),
+    ]
+    keep = ~(no_toc | no_hub)
+    rows = valid[keep]
+    toc_names = {str(item["id"]): str(item["toc"]) for item in refs["tocs"].items}
+    records = rows[list(_AS_READ)].copy()
+    records["toc"] = toc_ids[keep].map(toc_names)
+    records["hub_id"] = hub_ids[keep]
+    # The service's dedup key: a row without a movement id sends its own key.
+    records["movement_id"] = rows["movement_id"].fillna(rows["source_key"])
+    return keep_origin(records[list(RECORD_FIELDS)], rows), pd.concat(rejects, ignore_index=True)
+
+
+def same_movement(payload: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The list query returning a leg's candidates: every leg of its movement."""
+    return {"movement_id": payload["movement_id"]}
+
+
+SPEC = ResourceSpec(
+    name="logistics_requests",
+    description="Shipment legs (ISO 14083 / GLEC; v1 bulk, calculated in the request).",
+    schema=LogisticsRequestInput,
+    aliases=INPUT_ALIASES,
+    required_columns=REQUIRED_INPUT_COLUMNS,
+    natural_key=("movement_id", "movement_stretch"),
+    to_records=to_records,
+    lookups=(TOCS, HUBS),
+    write=PerRecordBulk(
+        bulk_path="/v1/logistics/requests/bulk",
+        batch_delete_path="/v1/logistics/requests/batch-delete",
+        delete_field="request_ids",
+        in_flight=10,
+    ),
+    readback=Readback(
+        activity_date_field="shipment_date",
+        list_path="/v1/logistics/requests",
+        list_query=same_movement,
+        unsettled=frozenset({"pending"}),
+    ),
+    recovery=Recovery(
+        list_path="/v1/logistics/requests",
+        query=same_movement,
+        match_fields=("movement_id", "movement_stretch"),
+    ),
+    record_fields=RECORD_FIELDS,
+    date_fields=("shipment_date",),
+    depends_on=("logistic_hubs",),
+    limits={
+        ("POST", "/v1/logistics/requests/bulk"): LimitPolicy(max_concurrency=10),
+        ("POST", "/v1/logistics/requests"): LimitPolicy(rate_per_second=30),
+    },
+    view_columns=(
+        ViewColumn("movement_id"),
+        ViewColumn("movement_stretch"),
+        ViewColumn("shipment_date", "DATE"),
+        ViewColumn("origin"),
+        ViewColumn("destination"),
+        ViewColumn("distance_km", "DOUBLE"),
+        ViewColumn("load", "DOUBLE"),
+        ViewColumn("load_unit"),
+        ViewColumn("toc"),
+        ViewColumn("category"),
+        ViewColumn("tkm", "DOUBLE"),
+        ViewColumn("hub_id"),
+        ViewColumn("client"),
+    ),
+    input_column_of_field={"hub_id": "hub"},
+)
+
+__all__ = ["SPEC"]
