@@ -7,6 +7,7 @@ from emissions_etl_schemas.commuting_periods import CommutingPeriodInput
 from emissions_etl_schemas.employees import EmployeeInput
 from emissions_etl_schemas.facilities import FacilityInput
 from emissions_etl_schemas.logistic_hubs import LogisticHubInput
+from emissions_etl_schemas.logistics_recharges import LogisticsRechargeInput
 from emissions_etl_schemas.logistics_requests import LogisticsRequestInput
 from emissions_etl_schemas.purchases import PurchaseInput
 from emissions_etl_schemas.vehicle_consumptions import VehicleConsumptionInput
@@ -19,6 +20,7 @@ __all__ = [
     "EmployeeInput",
     "FacilityInput",
     "LogisticHubInput",
+    "LogisticsRechargeInput",
     "LogisticsRequestInput",
     "PurchaseInput",
     "VehicleConsumptionInput",

@@ -57,7 +57,8 @@ def _key_text(values: pd.Series) -> pd.Series:
     if pd.api.types.is_datetime64_any_dtype(values.dtype):
         return values.dt.strftime("%Y-%m-%d")
     if pd.api.types.is_numeric_dtype(values.dtype) and values.dtype != bool:
-        return values.map(lambda number: f"{number:g}", na_action="ignore")
+        # 15 significant digits: 1234.567 and 1234.568 stay apart (``:g`` keeps six).
+        return values.map(lambda number: f"{number:.15g}", na_action="ignore")
     text = values.astype("str").str.strip().str.lower()
     return text.str.replace(r"\s+", " ", regex=True)
 

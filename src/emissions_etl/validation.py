@@ -199,7 +199,9 @@ def _duplicate_keys(typed: pd.DataFrame, spec: ResourceSpec) -> Failure:
     keys = typed["source_key"]
     repeated = keys.duplicated(keep="first").to_numpy() & keys.notna().to_numpy()
     column = spec.natural_key[0] if spec.natural_key else "client_row_id"
-    return Failure(column, repeated, RejectCode.DUPLICATE_ROW_ID, "")
+    # A key of several columns is named whole: "country, date, ... are those of row 12".
+    several = ",".join(spec.natural_key) if len(spec.natural_key) > 1 else ""
+    return Failure(column, repeated, RejectCode.DUPLICATE_ROW_ID, several)
 
 
 def _to_rejects(
@@ -222,6 +224,12 @@ def _to_rejects(
             f"{label} " + quoted + " is already used by row " + first.astype("str")
             + "; give each row its own."
         )  # fmt: skip
+        if failure.sentence:
+            names = [headers.get(name, name) for name in failure.sentence.split(",")]
+            message = (
+                f"{', '.join(names[:-1])} and {names[-1]} are those of row " + first.astype("str")
+                + ": the same record; give each row its own."
+            )  # fmt: skip
     elif failure.row_rule:
         sentence = re.sub(
             r"\b[a-z][a-z0-9_]*\b", lambda word: headers.get(word[0], word[0]), failure.sentence

@@ -32,6 +32,7 @@ _MODULES = (
     "vehicles",
     "vehicle_consumptions",
     "logistics_requests",
+    "logistics_recharges",
     "employees",
     "commuting_periods",
 )

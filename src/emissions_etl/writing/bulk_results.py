@@ -78,7 +78,7 @@ class BulkResultsWriter:
         ctx, result = self.context, WriteResult(sent=len(chunk))
         payloads = answer["_payloads"]
         entries = [
-            (int(e["index"]), _field(e), str(e.get("code") or ""), str(e.get("detail") or e))
+            (int(e["index"]), _field(e), str(e.get("code") or ""), _detail(e))
             for e in answer.get("errors") or ()
             if isinstance(e.get("index"), int)
         ]
@@ -110,6 +110,16 @@ class BulkResultsWriter:
     def recover(self) -> int:
         """Adopt what a killed run created (see ``recovery``)."""
         return recover_by_listing(self.context)
+
+
+def _detail(entry: dict[str, Any]) -> str:
+    """The entry's detail, with the first validation message when it carries a list (the
+    detail alone says only "invalid record")."""
+    detail = str(entry.get("detail") or entry)
+    nested = entry.get("errors") or []
+    if nested and isinstance(nested[0], dict) and nested[0].get("msg"):
+        return f"{detail}: {nested[0]['msg']}"
+    return detail
 
 
 def _field(entry: dict[str, Any]) -> str:
