@@ -21,11 +21,13 @@ INBOX = ROOT / "sample_data" / "inbox"
 COPIES = {
     "purchases": "ME2N_2026_Q1.txt",
     "logistics_requests": "tms_shipment_legs_2026_q1.csv",
+    "logistics_recharges": "solred_extracto_2026-03.xlsx",
 }
 
 
 @needs_resource("purchases")
 @needs_resource("logistics_requests")
+@needs_resource("logistics_recharges")
 def test_the_inbox_copies_load_through_their_profiles_as_the_flow_loads_them(
     tenant: Tenant, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -54,4 +56,5 @@ def test_the_inbox_copies_load_through_their_profiles_as_the_flow_loads_them(
     assert counts == {
         "purchases": ("partial", 120, 115, 5),
         "logistics_requests": ("partial", 90, 86, 4),
+        "logistics_recharges": ("partial", 141, 122, 19),
     }
