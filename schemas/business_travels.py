@@ -38,11 +38,17 @@ TRANSPORT_SYNONYMS = {
     "vuelo": "aircraft", "barco": "ferry", "boat": "ferry", "ship": "ferry",
 }  # fmt: skip
 VEHICLE_SIZES = ("small", "medium", "large", "average")
-SIZE_SYNONYMS = {"pequeño": "small", "pequeno": "small", "mediano": "medium", "grande": "large", "medio": "average"}
-FUEL_TYPES = ("petrol", "diesel", "cng", "lpg", "unknown", "plug_in_hybrid_electric", "battery_electric")
+SIZE_SYNONYMS = {
+    "pequeño": "small", "pequeno": "small", "mediano": "medium", "grande": "large",
+    "medio": "average",
+}  # fmt: skip
+FUEL_TYPES = (
+    "petrol", "diesel", "cng", "lpg", "unknown", "plug_in_hybrid_electric", "battery_electric",
+)  # fmt: skip
 FUEL_SYNONYMS = {
     "gasoline": "petrol", "gasolina": "petrol", "gasoil": "diesel", "gasóleo": "diesel",
-    "gasoleo": "diesel", "glp": "lpg", "autogas": "lpg", "gnc": "cng", "phev": "plug_in_hybrid_electric",
+    "gasoleo": "diesel", "glp": "lpg", "autogas": "lpg", "gnc": "cng",
+    "phev": "plug_in_hybrid_electric",
     "plug_in_hybrid": "plug_in_hybrid_electric", "hibrido_enchufable": "plug_in_hybrid_electric",
     "híbrido_enchufable": "plug_in_hybrid_electric", "electric": "battery_electric",
     "electrico": "battery_electric", "eléctrico": "battery_electric", "ev": "battery_electric",
@@ -50,7 +56,8 @@ FUEL_SYNONYMS = {
 }  # fmt: skip
 FLIGHT_TYPES = ("domestic", "short_haul_international", "long_haul_international")
 FLIGHT_SYNONYMS = {
-    "national": "domestic", "nacional": "domestic", "doméstico": "domestic", "domestico": "domestic",
+    "national": "domestic", "nacional": "domestic", "doméstico": "domestic",
+    "domestico": "domestic",
     "short_haul": "short_haul_international", "short": "short_haul_international",
     "corto_radio": "short_haul_international", "long_haul": "long_haul_international",
     "long": "long_haul_international", "largo_radio": "long_haul_international",
@@ -58,7 +65,8 @@ FLIGHT_SYNONYMS = {
 CABIN_CLASSES = ("economy", "premium_economy", "business", "first", "average")
 CABIN_SYNONYMS = {
     "turista": "economy", "economica": "economy", "económica": "economy", "coach": "economy",
-    "premium": "premium_economy", "preferente": "business", "primera": "first", "first_class": "first",
+    "premium": "premium_economy", "preferente": "business", "primera": "first",
+    "first_class": "first",
 }  # fmt: skip
 
 
