@@ -10,10 +10,11 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.client.schemas.objects import TaskRun
 from prefect.states import Completed, Failed, State
 
+from emissions_etl.connection import open_client
 from emissions_etl.errors import EmissionsEtlError
 from emissions_etl.file_loads import FileOutcome, load_files
 from emissions_etl.inbox import plan_inbox
-from emissions_etl.pipeline import LoadOptions
+from emissions_etl.pipeline import LoadOptions, refresh_aggregates
 from emissions_etl.prefect_config import resolve_inbox, resolve_settings
 from emissions_etl.report import write_report
 from emissions_etl.resources import resource_spec
@@ -25,6 +26,7 @@ from emissions_etl.run_report import (
     summary_markdown,
     verdict,
 )
+from emissions_etl.warehouse import Warehouse
 
 
 def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) -> bool:
@@ -58,7 +60,7 @@ def load_one(path: str, resource: str, options: LoadOptions) -> FileOutcome:
     """Read, validate, write and land one file (safe to retry: writes are exactly-once)."""
     settings = resolve_settings()
     [outcome] = load_files(
-        [(Path(path), resource_spec(resource))], settings=settings, options=options
+        [(Path(path), resource_spec(resource))], settings=settings, options=options, refresh=False
     )
     log_outcome(get_run_logger(), outcome)
     if outcome.error is not None and outcome.error.transient:
@@ -79,6 +81,17 @@ def publish(outcomes: list[FileOutcome]) -> State[Any]:
     if run.state == "partial":
         return Completed(name="Partial", message=run.message)
     return Completed(message=run.message)
+
+
+@task(name="refresh sums", retries=2, retry_delay_seconds=[10, 60])
+def refresh_sums() -> int:
+    """Read again the records whose co2e sums others' (facilities, hubs, vehicles, employees),
+    once every file of the run has loaded."""
+    settings = resolve_settings()
+    with open_client(settings) as client:
+        refreshed = refresh_aggregates(client, Warehouse(settings.warehouse))
+    get_run_logger().info("refreshed %d record(s) whose co2e sums others'", refreshed)
+    return refreshed
 
 
 @task(name="publish run artifacts")

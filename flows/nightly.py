@@ -9,7 +9,7 @@ from prefect import flow
 from prefect.states import State
 
 from emissions_etl.pipeline import LoadOptions
-from flows._tasks import failed_file, load_one, plan, publish
+from flows._tasks import failed_file, load_one, plan, publish, refresh_sums
 
 
 @flow(name="nightly_load")
@@ -32,6 +32,8 @@ def nightly_load(inbox: str | None = None, strict: bool = False) -> State[Any]:
             outcomes.append(state.result())
         else:
             outcomes.append(failed_file(path, resource, str(state.message)))
+    if any(outcome.summary is not None for outcome in outcomes):
+        refresh_sums()
     return publish(outcomes)
 
 

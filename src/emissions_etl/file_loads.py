@@ -11,7 +11,13 @@ from pathlib import Path
 
 from emissions_etl.connection import open_client
 from emissions_etl.errors import ApiStatusError, EmissionsEtlError, StrictModeError
-from emissions_etl.pipeline import LoadOptions, LoadSummary, ProgressCallback, load_file
+from emissions_etl.pipeline import (
+    LoadOptions,
+    LoadSummary,
+    ProgressCallback,
+    load_file,
+    refresh_aggregates,
+)
 from emissions_etl.resources import ResourceSpec, in_dependency_order
 from emissions_etl.settings import Settings
 from emissions_etl.warehouse import Warehouse
@@ -57,9 +63,11 @@ def load_files(
     progress: Callable[[Path], ProgressCallback | None] = lambda path: None,
     completion: JobCompletion | None = None,
     keep_going: bool = True,
+    refresh: bool = True,
 ) -> list[FileOutcome]:
     """Load every file in dependency order; with ``keep_going`` a failed file is recorded and
-    the next one loads, else the error is raised."""
+    the next one loads, else the error is raised. With ``refresh``, records whose co2e sums
+    others' (facilities, vehicles...) are read again at the end."""
     outcomes = []
     warehouse = Warehouse(settings.warehouse)
     with ExitStack() as stack:
@@ -84,4 +92,6 @@ def load_files(
                     raise
                 outcome.error = error
             outcomes.append(outcome)
+        if refresh and any(o.summary is not None and o.summary.rows_loaded for o in outcomes):
+            refresh_aggregates(client, warehouse)
     return outcomes

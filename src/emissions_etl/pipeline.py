@@ -261,6 +261,26 @@ def refresh_unsettled(api: LoadApi, writer: WarehouseWriter, spec: ResourceSpec)
     return len(fresh)
 
 
+def refresh_aggregates(api: LoadApi, warehouse: Warehouse) -> int:
+    """Read again every record whose co2e sums other records' (a facility's wastes, a vehicle's
+    consumptions): loaded before their children, they would keep the co2e of that moment."""
+    from emissions_etl.resources import RESOURCES
+
+    refreshed = 0
+    with warehouse.writer() as writer:
+        for spec in RESOURCES.values():
+            if not spec.readback.is_aggregate:
+                continue
+            landed = writer.landed_records(spec.name)
+            if landed.empty:
+                continue
+            keys = dict(zip(landed["remote_id"], landed["source_key"], strict=True))
+            fresh = remote_frame(read_records(api, spec.readback, landed), spec, keys)
+            writer.land_remote_records(spec.name, fresh)
+            refreshed += len(fresh)
+    return refreshed
+
+
 def _references(api: LoadApi, writer: WarehouseWriter, spec: ResourceSpec) -> References:
     references = fetch_references(api, spec.lookups)
     for table in references.values():

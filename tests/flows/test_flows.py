@@ -14,7 +14,7 @@ from emissions_etl.run_report import MAX_REJECTS_IN_ARTIFACT
 
 from ..pipeline.tenancy import Tenant, tenant, waste_row, write_wastes_xlsx
 
-pytestmark = pytest.mark.flow
+pytestmark = [pytest.mark.flow, pytest.mark.xdist_group("prefect-harness")]
 __all__ = ["tenant"]  # the fixture, shared with the pipeline tests
 SUMMARY_KEY, REJECTS_KEY = "emissions-load-summary", "emissions-load-rejects"
 

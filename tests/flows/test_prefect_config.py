@@ -19,6 +19,9 @@ PROJECT = Path(__file__).resolve().parents[2]
 SETTINGS = ("API_URL", "API_KEY", "ORGANIZATION_ID", "CA_FILE", "WAREHOUSE", "INBOX", "PROJECT_DIR")
 
 
+pytestmark = pytest.mark.xdist_group("prefect-harness")  # one test server per worker
+
+
 @pytest.fixture
 def no_emissions_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in SETTINGS:

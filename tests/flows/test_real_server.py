@@ -31,7 +31,11 @@ from tests.sandbox_fixture import OrgCredentials, SandboxServer, create_org
 from ..pipeline.tenancy import FACILITIES, waste_row, write_wastes_xlsx
 from .conftest import PREFECT_BIN, RealPrefectServer, stop_process_group
 
-pytestmark = [pytest.mark.real_server, pytest.mark.timeout(360)]
+pytestmark = [
+    pytest.mark.real_server,
+    pytest.mark.timeout(360),
+    pytest.mark.xdist_group("prefect-server"),  # one server for the module, on one worker
+]
 
 PROJECT = Path(__file__).resolve().parents[2]
 SCHEDULED_RUN_WAIT = 90.0

@@ -214,15 +214,15 @@ class WarehouseWriter:
         """Runs left ``running`` by a process that died become ``interrupted``."""
         return _runs.mark_interrupted(self._con)
 
-    def unsettled_records(self, resource: str, statuses: Sequence[str]) -> pd.DataFrame:
+    def unsettled_records(self, resource: str, statuses: Sequence[str] | None) -> pd.DataFrame:
         """remote_id, source_key and payload of records whose status was not final when last
-        read (so they are read again: no co2e stays stale)."""
+        read (so they are read again: no co2e stays stale); every record with ``None``."""
+        which = "" if statuses is None else "AND status IN (SELECT unnest(?::VARCHAR[]))"
         return fetch_frame(
             self._con.execute(
                 "SELECT remote_id, source_key, CAST(payload AS VARCHAR) AS payload "
-                "FROM remote_records WHERE resource = ? "
-                "AND status IN (SELECT unnest(?::VARCHAR[]))",
-                [resource, list(statuses)],
+                f"FROM remote_records WHERE resource = ? {which}",
+                [resource] if statuses is None else [resource, list(statuses)],
             )
         )
 
@@ -236,6 +236,10 @@ class WarehouseWriter:
                 [resource],
             ).fetchall()
         return {str(remote_id): json.loads(payload) for remote_id, payload in rows if payload}
+
+    def landed_records(self, resource: str) -> pd.DataFrame:
+        """remote_id, source_key and payload of every record of ``resource`` in the warehouse."""
+        return self.unsettled_records(resource, None)
 
     def describe_resource(self, resource: str, *, is_aggregate: bool, description: str) -> None:
         """Record what the resource's co2e means (the ``emissions`` view's ``is_aggregate``)."""
