@@ -8,10 +8,13 @@ import os
 import subprocess
 import sys
 
+import openpyxl
 import pytest
 
 from emissions_etl.readback import read_records, remote_frame
-from emissions_etl.resources import RESOURCES, resource_spec
+from emissions_etl.resources import RESOURCES, ResourceSpec, resource_spec
+from emissions_etl.sources.headers import ColumnNamer
+from emissions_etl.templates import write_template
 from tests.pipeline.tenancy import Tenant
 from tests.resources.conftest import load, load_parents, write_example
 from tests.resources.crash_driver import KILLED
@@ -136,9 +139,10 @@ def _assert_warehouse_holds_the_services_co2e(tenant: Tenant, resource: str) -> 
     merged = landed.merge(now, on="remote_id", suffixes=("", "_now"))
     assert len(merged) == len(landed)
     assert (merged["status"] == merged["status_now"]).all(), merged[["status", "status_now"]]
-    assert merged["co2e_kg"].fillna(-1).round(6).tolist() == merged["co2e_kg_now"].fillna(
-        -1
-    ).round(6).tolist()
+    assert (
+        merged["co2e_kg"].fillna(-1).round(6).tolist()
+        == merged["co2e_kg_now"].fillna(-1).round(6).tolist()
+    )
     assert not merged["status"].isin(spec.readback.unsettled).any()
 
 
@@ -155,5 +159,35 @@ def test_a_row_the_service_refuses_is_a_reject_at_its_row_and_column(
 
     assert (summary.outcome, summary.rows_loaded, summary.rows_rejected) == ("partial", 2, 1)
     [reject] = summary.rejects.to_dict("records")
-    assert (reject["row"], reject["column"]) == (len(example.title_rows) + 3, example.refusal.header)
+    assert (reject["row"], reject["column"]) == (
+        len(example.title_rows) + 3,
+        example.refusal.header,
+    )
     assert example.refusal.code in reject["message"], reject
+
+
+@pytest.mark.parametrize("resource", NAMES)
+def test_a_filled_in_template_loads(tenant: Tenant, resource: str) -> None:
+    example = EXAMPLES[resource]
+    spec = resource_spec(resource)
+    load_parents(tenant, example)
+    template = write_template(spec, tenant.workdir / f"{resource}-template.xlsx")
+    workbook = openpyxl.load_workbook(template)
+    sheet = workbook.worksheets[0]
+    columns = [cell.value for cell in sheet[1]]
+    canonical = _canonical_names(spec, example.header)
+    for row in example.rows:
+        given = dict(zip(canonical, row, strict=True))
+        sheet.append([given.get(column) for column in columns])
+    workbook.save(template)
+
+    summary = load(tenant, resource, template)
+
+    assert summary.rejects.empty, summary.rejects.to_dict("records")
+    assert summary.rows_loaded == len(example.rows)
+
+
+def _canonical_names(spec: ResourceSpec, header: list[str]) -> list[str | None]:
+    """The template column each example header stands for (as the readers match them)."""
+    namer = ColumnNamer(spec.columns, spec.aliases)
+    return [namer.canonical(text) for text in header]

@@ -1,6 +1,6 @@
 """Workbooks a person can fill in, one per resource: the accepted columns as the header (required
 ones bold, with a comment), dropdowns (Excel data validation) for every choice, yes/no column and
-reference list, and an "About" sheet explaining each column with an example row.
+reference list, and an "About" sheet explaining each column with an example value.
 
 Reference lists (the organization's facilities, fuels, units, vehicle types, TOCs...) come from
 the service when one is configured; without it those columns take free text.
@@ -105,18 +105,15 @@ def _about(book: Workbook, spec: ResourceSpec, choices: Mapping[str, list[str]])
     for cell in about[about.max_row]:
         cell.font = Font(bold=True)
         cell.fill = _HEADER_FILL
-    examples = []
     for rule in column_rules(spec.schema):
         column = schema.columns[rule.name]
         example = dict(column.metadata or {}).get("example", "")
-        examples.append(example)
         accepted = ", ".join(choices.get(rule.name, [])[:12]) or _kind_words(rule.kind)
-        about.append([rule.name, "yes" if rule.name in spec.required_columns else "",
+        # "▸ name", never the bare name: no row here may read as a header of data to load.
+        about.append([f"▸ {rule.name}", "yes" if rule.name in spec.required_columns else "",
                       column.description or "", accepted, example])  # fmt: skip
-    about.append([])
-    about.append(["Example row (copy it to the first sheet to try):"])
-    about.append(list(spec.columns))
-    about.append(examples)
+    # The example row is the "example" column above, not a row under the headers: a header row
+    # here would make this sheet a second data sheet when the workbook is loaded.
     for letter, width in zip("ABCDE", (24, 10, 70, 40, 24), strict=True):
         about.column_dimensions[letter].width = width
     for row in about.iter_rows(min_row=5):
