@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Any
 
 import openpyxl
-import pytest
 
 from emissions_etl.pipeline import LoadOptions, LoadSummary, load_file
 from emissions_etl.resources import resource_spec
@@ -26,27 +25,25 @@ def write_example(path: Path, example: Example, rows: list[list[Any]]) -> Path:
     return path
 
 
-def load(tenant: Tenant, resource: str, path: Path, **options: Any) -> LoadSummary:
-    with tenant.client() as client:
+def load(org: Tenant, resource: str, path: Path, **options: Any) -> LoadSummary:
+    with org.client() as client:
         return load_file(
             path,
             api=client,
-            warehouse=tenant.warehouse,
+            warehouse=org.warehouse,
             spec=resource_spec(resource),
             options=LoadOptions(**options),
         )
 
 
-def load_parents(tenant: Tenant, example: Example) -> None:
+def load_parents(org: Tenant, example: Example) -> None:
     """Load the examples of ``example``'s parents (and theirs) first."""
     for parent in example.parents:
-        load_parents(tenant, EXAMPLES[parent])
-        path = tenant.workdir / f"parent-{parent}.xlsx"
+        load_parents(org, EXAMPLES[parent])
+        path = org.workdir / f"parent-{parent}.xlsx"
         if not path.exists():
-            summary = load(tenant, parent, write_example(path, EXAMPLES[parent], EXAMPLES[parent].rows))
+            summary = load(
+                org, parent, write_example(path, EXAMPLES[parent], EXAMPLES[parent].rows)
+            )
             assert summary.rows_rejected == 0, summary.rejects.to_dict("records")
 
-
-@pytest.fixture
-def example_tenant(tenant: Tenant) -> Tenant:  # noqa: F811
-    return tenant

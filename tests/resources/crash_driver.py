@@ -44,7 +44,9 @@ def main(resource: str, file: str, warehouse: str, crash_after: str) -> None:
     auth = ApiKeyAuth(env["EMISSIONS_API_KEY"], env["EMISSIONS_ORGANIZATION_ID"])
     transport = KillingTransport(env["EMISSIONS_CA_FILE"], int(crash_after))
     with EmissionsClient(env["EMISSIONS_API_URL"], auth, transport=transport) as client:
-        load_file(Path(file), api=client, warehouse=Warehouse(warehouse), spec=resource_spec(resource))
+        load_file(
+            Path(file), api=client, warehouse=Warehouse(warehouse), spec=resource_spec(resource)
+        )
 
 
 if __name__ == "__main__":

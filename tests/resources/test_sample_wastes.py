@@ -54,12 +54,16 @@ def test_the_erp_export_has_its_documented_mistakes_and_no_others() -> None:
 def test_the_workbook_loads_274_rows_and_rejects_14(tenant: Tenant) -> None:
     with tenant.client() as client:
         for name in ("Valencia Office", "Sevilla Logistics Hub"):
-            client.send_json("POST", "/v1/facilities", {"name": name, "type": "office", "country": "ES"})
+            client.send_json(
+                "POST", "/v1/facilities", {"name": name, "type": "office", "country": "ES"}
+            )
 
     summary = load(tenant, "wastes", INBOX / "wastes_2026_h1.xlsx")
 
     assert (summary.rows_read, summary.rows_loaded, summary.rows_rejected) == (288, 274, 14)
-    at_resolution = summary.rejects[summary.rejects["code"].isin(["UNKNOWN_FACILITY", "UNKNOWN_WASTE_EF"])]
+    at_resolution = summary.rejects[
+        summary.rejects["code"].isin(["UNKNOWN_FACILITY", "UNKNOWN_WASTE_EF"])
+    ]
     assert sorted(zip(at_resolution["row"], at_resolution["code"], strict=True)) == [
         (12, "UNKNOWN_FACILITY"),
         (24, "UNKNOWN_WASTE_EF"),
