@@ -170,9 +170,7 @@ class ResourceSpec:
     view_columns: tuple[ViewColumn, ...] = ()
     #: API field -> the spreadsheet column a person fixes when the service refuses it; a
     #: service code may be a key too, for refusals that name no field (``UNIT_NOT_CONVERTIBLE``).
-    input_column_of_field: Mapping[str, str] = field(
-        default_factory=lambda: MappingProxyType({})
-    )
+    input_column_of_field: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     description: str = ""
 
     @property

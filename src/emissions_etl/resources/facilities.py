@@ -12,9 +12,10 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from emissions_etl.references import ReferenceList, References
+from emissions_etl.references import References
 from emissions_etl.rejects import empty_rejects
 from emissions_etl.resources._records import keep_origin
+from emissions_etl.resources._references import FACILITIES
 from emissions_etl.resources._spec import (
     Readback,
     Recovery,
@@ -31,7 +32,6 @@ from emissions_etl_schemas.facilities import (
 )
 
 #: The organization's facilities, landed in the warehouse's ``facilities`` table at each load.
-DIRECTORY = ReferenceList("facilities", "/v1/facilities", label="facility", directory=True)
 _LIST_SEPARATORS = re.compile(r"\s*[,;/]\s*")
 
 
@@ -86,7 +86,7 @@ SPEC = ResourceSpec(
     natural_key=("name",),
     prepare=prepare,
     to_records=to_records,
-    lookups=(DIRECTORY,),
+    lookups=(FACILITIES,),
     write=SingleCreate(
         create_path="/v1/facilities", item_path="/v1/facilities/{id}", update_method="PUT"
     ),
@@ -97,7 +97,13 @@ SPEC = ResourceSpec(
         match_fields=("name",),
     ),
     record_fields=(
-        "name", "type", "country", "address", "logistic_factor", "categories", "cups_list",
+        "name",
+        "type",
+        "country",
+        "address",
+        "logistic_factor",
+        "categories",
+        "cups_list",
         "facility_purpose_type",
     ),  # fmt: skip
     view_columns=(

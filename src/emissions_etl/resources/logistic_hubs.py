@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from emissions_etl.references import ReferenceList, References, unknown_rejects
+from emissions_etl.references import References, unknown_rejects
 from emissions_etl.rejects import RejectCode, empty_rejects
 from emissions_etl.resources._records import keep_origin
+from emissions_etl.resources._references import FACILITIES
 from emissions_etl.resources._spec import (
     Readback,
     Recovery,
@@ -24,10 +25,6 @@ from emissions_etl_schemas.logistic_hubs import (
     INPUT_ALIASES,
     REQUIRED_INPUT_COLUMNS,
     LogisticHubInput,
-)
-
-FACILITIES = ReferenceList(
-    "facilities", "/v1/facilities", label="facility", column="facility", directory=True
 )
 
 
@@ -81,7 +78,13 @@ SPEC = ResourceSpec(
         match_fields=("name",),
     ),
     record_fields=(
-        "name", "type", "category", "address", "country", "supercharger", "facility_id",
+        "name",
+        "type",
+        "category",
+        "address",
+        "country",
+        "supercharger",
+        "facility_id",
     ),  # fmt: skip
     depends_on=("facilities",),
     view_columns=(

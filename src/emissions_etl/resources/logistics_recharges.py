@@ -22,6 +22,7 @@ from emissions_etl.client import LimitPolicy
 from emissions_etl.references import ReferenceList, References, unknown_rejects
 from emissions_etl.rejects import empty_rejects
 from emissions_etl.resources._records import keep_origin
+from emissions_etl.resources._references import TOCS
 from emissions_etl.resources._spec import (
     PerRecordBulk,
     Readback,
@@ -36,7 +37,6 @@ from emissions_etl_schemas.logistics_recharges import (
 )
 
 FUELS = ReferenceList("logistics_fuels", "/v1/logistics/fuels", label="fuel", column="fuel")
-TOCS = ReferenceList("tocs", "/v1/logistics/tocs", keys=("toc",), label="TOC", column="toc")
 #: Words for the catalogue's fuels (``GET /v1/logistics/fuels`` names them in English).
 FUEL_WORDS = {
     "gasoleo": "diesel", "gasóleo": "diesel", "gasoil": "diesel", "gas oil": "diesel",

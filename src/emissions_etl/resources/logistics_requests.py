@@ -22,6 +22,7 @@ from emissions_etl.client import LimitPolicy
 from emissions_etl.references import ReferenceList, References, unknown_rejects
 from emissions_etl.rejects import RejectCode, empty_rejects
 from emissions_etl.resources._records import keep_origin
+from emissions_etl.resources._references import TOCS
 from emissions_etl.resources._spec import (
     PerRecordBulk,
     Readback,
@@ -35,7 +36,6 @@ from emissions_etl_schemas.logistics_requests import (
     LogisticsRequestInput,
 )
 
-TOCS = ReferenceList("tocs", "/v1/logistics/tocs", keys=("toc",), label="TOC", column="toc")
 HUBS = ReferenceList("logistic_hubs", "/v1/logistic-hubs", label="logistic hub", column="hub")
 HUB_HINT = " If it is in a logistic_hubs file, that row did not load: fix it there first."
 

@@ -14,6 +14,7 @@ import pandas as pd
 from emissions_etl.references import ReferenceList, References, unknown_rejects
 from emissions_etl.rejects import RejectCode, empty_rejects, make_rejects
 from emissions_etl.resources._records import keep_origin
+from emissions_etl.resources._references import UNITS
 from emissions_etl.resources._spec import (
     Readback,
     Recovery,
@@ -31,7 +32,6 @@ from emissions_etl_schemas.vehicle_consumptions import (
 VEHICLES = ReferenceList(
     "vehicles", "/v1/vehicles", keys=("license_plate",), label="vehicle", column="license_plate"
 )
-UNITS = ReferenceList("units", "/v1/units", label="unit")
 #: The unit as read -> the service's unit name.
 UNIT_NAMES = {"liters": "liters", "kilograms": "kilograms", "tonnes": "tonnes", "kwh": "kWh",
               "km": "km"}  # fmt: skip
@@ -70,9 +70,14 @@ def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.
     )
     rejects = [
         empty_rejects(),
-        unknown_rejects(valid[no_vehicle], column="license_plate", headers=headers,
-                        table=refs["vehicles"], code=RejectCode.PARENT_NOT_LOADED,
-                        hint=_PARENT_HINT),  # fmt: skip
+        unknown_rejects(
+            valid[no_vehicle],
+            column="license_plate",
+            headers=headers,
+            table=refs["vehicles"],
+            code=RejectCode.PARENT_NOT_LOADED,
+            hint=_PARENT_HINT,
+        ),  # fmt: skip
         make_rejects(
             valid[no_unit],
             column=headers.get("unit", "unit"),

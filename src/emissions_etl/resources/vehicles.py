@@ -77,10 +77,15 @@ def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.
     )
     rejects = [
         empty_rejects(),
-        unknown_rejects(valid[no_fuel], column="vehicle_fuel", headers=headers,
-                        table=refs["vehicle_fuels"]),  # fmt: skip
-        unknown_rejects(valid[no_type], column="unknown_vehicle", headers=headers,
-                        table=refs["unknown_vehicles"]),  # fmt: skip
+        unknown_rejects(
+            valid[no_fuel], column="vehicle_fuel", headers=headers, table=refs["vehicle_fuels"]
+        ),  # fmt: skip
+        unknown_rejects(
+            valid[no_type],
+            column="unknown_vehicle",
+            headers=headers,
+            table=refs["unknown_vehicles"],
+        ),  # fmt: skip
     ]
     return keep_origin(records, rows), pd.concat(rejects, ignore_index=True)
 
@@ -108,8 +113,16 @@ SPEC = ResourceSpec(
         match_fields=("license_plate",),
     ),
     record_fields=(
-        "name", "type", "ownership", "license_plate", "unknown_vehicle_id", "country",
-        "vehicle_fuel_id", "custom_emission_factor_id", "registration_year", "market_segment",
+        "name",
+        "type",
+        "ownership",
+        "license_plate",
+        "unknown_vehicle_id",
+        "country",
+        "vehicle_fuel_id",
+        "custom_emission_factor_id",
+        "registration_year",
+        "market_segment",
         "size",
     ),  # fmt: skip
     view_columns=(

@@ -11,16 +11,13 @@ import pandas as pd
 from emissions_etl.references import ReferenceList, References, unknown_rejects
 from emissions_etl.rejects import RejectCode, empty_rejects, make_rejects
 from emissions_etl.resources._records import keep_origin
+from emissions_etl.resources._references import FACILITIES, UNITS
 from emissions_etl.resources._spec import IngestJobBulk, Readback, ResourceSpec, ViewColumn
 from emissions_etl_schemas.wastes import INPUT_ALIASES, REQUIRED_INPUT_COLUMNS, WasteInput
 
-FACILITIES = ReferenceList(
-    "facilities", "/v1/facilities", label="facility", column="facility", directory=True
-)
 WASTE_EFS = ReferenceList(
     "waste_efs", "/v1/waste-efs", keys=(), params={"region": "GLO"}, label="waste factor"
 )
-UNITS = ReferenceList("units", "/v1/units", label="unit")
 #: Unit names the service may use, by the short form spreadsheets use.
 UNIT_NAMES = {"kg": ("kg", "kilogram", "kilograms"), "t": ("t", "tonne", "tonnes", "ton")}
 
