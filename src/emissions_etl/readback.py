@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
+import orjson
 import pandas as pd
 
 from emissions_etl.errors import NotFoundError
@@ -61,7 +62,7 @@ def remote_frame(
             "remote_updated_at": pd.to_datetime(
                 _column(raw, "updated_at"), utc=True, errors="coerce", format="ISO8601"
             ),
-            "payload": [json.dumps(item, default=str) for item in items],
+            "payload": [orjson.dumps(item, default=str).decode() for item in items],
         }
     )
 

@@ -16,6 +16,7 @@ from types import TracebackType
 from typing import Any
 
 import httpx
+import orjson
 
 from emissions_etl import __version__
 from emissions_etl.client._query import chunk_values, timestamp
@@ -76,10 +77,16 @@ class EmissionsClient:
         headers: Mapping[str, str] | None = None,
         auth: httpx.Auth | None = _USE_CLIENT_AUTH,
     ) -> httpx.Response:
-        """Send one request; raises TransportError or the ApiStatusError subclass for >= 400."""
+        """Send one request; raises TransportError or the ApiStatusError subclass for >= 400.
+
+        A ``json`` body is encoded with orjson (a 5,000-record chunk in milliseconds)."""
+        content = None
+        if json is not None:
+            content = orjson.dumps(json, option=orjson.OPT_SERIALIZE_NUMPY)
+            headers = {**(headers or {}), "Content-Type": "application/json"}
         try:
             response = self._http.request(
-                method, path, params=params, json=json, headers=headers, auth=auth
+                method, path, params=params, content=content, headers=headers, auth=auth
             )
         except httpx.TransportError as exc:
             raise TransportError(
@@ -91,7 +98,7 @@ class EmissionsClient:
 
     def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """GET ``path`` and return the decoded JSON object."""
-        result: dict[str, Any] = self.request("GET", path, params=params).json()
+        result: dict[str, Any] = decoded(self.request("GET", path, params=params))
         return result
 
     def send_json(
@@ -107,7 +114,7 @@ class EmissionsClient:
         response = self.request(method, path, params=params, json=body, headers=headers)
         if response.status_code == 204 or not response.content:
             return None
-        return response.json()
+        return decoded(response)
 
     def iter_items(
         self, path: str, params: Mapping[str, Any] | None = None
@@ -115,7 +122,7 @@ class EmissionsClient:
         """Every item of a list endpoint, whatever its shape: a Page or Package page (followed
         page by page), a bare array, or an object holding one array (``{fuels: [...]}``)."""
         query = {key: value for key, value in (params or {}).items() if value is not None}
-        first = self.request("GET", path, params={**query, "page": 1, "size": 100}).json()
+        first = decoded(self.request("GET", path, params={**query, "page": 1, "size": 100}))
         if isinstance(first, list):
             yield from first
             return
@@ -132,7 +139,7 @@ class EmissionsClient:
         # Page 1 says how many there are: the rest are read a few at a time, in page order.
         def page(number: int) -> list[dict[str, Any]]:
             answer = self.request("GET", path, params={**query, "page": number, "size": 100})
-            return list(answer.json().get("items") or [])
+            return list(decoded(answer).get("items") or [])
 
         with ThreadPoolExecutor(PAGE_READERS, thread_name_prefix="pages") as pool:
             for items in pool.map(page, range(2, int(first["pages"]) + 1)):
@@ -160,12 +167,12 @@ class EmissionsClient:
     def login(self, email: str, password: str) -> dict[str, Any]:
         """``POST /auth/login``: ``{access_token, token_type, expires_in}``."""
         body = {"email": email, "password": password}
-        result: dict[str, Any] = self.request("POST", "/auth/login", json=body, auth=None).json()
+        result: dict[str, Any] = decoded(self.request("POST", "/auth/login", json=body, auth=None))
         return result
 
     def list_units(self) -> list[dict[str, Any]]:
         """``GET /v1/units``: a bare array of ``{id, name, type}``."""
-        result: list[dict[str, Any]] = self.request("GET", "/v1/units").json()
+        result: list[dict[str, Any]] = decoded(self.request("GET", "/v1/units"))
         return result
 
     def iter_waste_efs(
@@ -182,7 +189,7 @@ class EmissionsClient:
         return iter_pages(self, "/v1/facilities", filters)
 
     def create_facility(self, **fields: Any) -> dict[str, Any]:
-        result: dict[str, Any] = self.request("POST", "/v1/facilities", json=fields).json()
+        result: dict[str, Any] = decoded(self.request("POST", "/v1/facilities", json=fields))
         return result
 
     def get_facility(self, facility_id: str) -> dict[str, Any]:
@@ -201,7 +208,7 @@ class EmissionsClient:
             json={"records": [dict(record) for record in records]},
             headers={"Idempotency-Key": idempotency_key},
         )
-        result: dict[str, Any] = response.json()
+        result: dict[str, Any] = decoded(response)
         return result
 
     def delete_wastes(self, waste_ids: Sequence[str], *, idempotency_key: str) -> dict[str, Any]:
@@ -212,7 +219,7 @@ class EmissionsClient:
             json={"waste_ids": list(waste_ids)},
             headers={"Idempotency-Key": idempotency_key},
         )
-        result: dict[str, Any] = response.json()
+        result: dict[str, Any] = decoded(response)
         return result
 
     def get_ingest_job(self, job_id: str) -> dict[str, Any]:
@@ -276,13 +283,13 @@ class EmissionsClient:
             "description": description,
             "enabled": enabled,
         }
-        result: dict[str, Any] = self.request("POST", "/v2/webhook-endpoints", json=body).json()
+        result: dict[str, Any] = decoded(self.request("POST", "/v2/webhook-endpoints", json=body))
         return result
 
     def update_webhook_endpoint(self, endpoint_id: str, **fields: Any) -> dict[str, Any]:
         """``PATCH /v2/webhook-endpoints/{id}`` with the given fields only (``enabled``, ...)."""
         path = f"/v2/webhook-endpoints/{endpoint_id}"
-        result: dict[str, Any] = self.request("PATCH", path, json=fields).json()
+        result: dict[str, Any] = decoded(self.request("PATCH", path, json=fields))
         return result
 
     def delete_webhook_endpoint(self, endpoint_id: str) -> None:
@@ -321,6 +328,12 @@ def _chunks_or_all(name: str, values: Sequence[str] | None) -> Iterator[list[str
     if not values:
         return  # an empty id list matches nothing: no request at all
     yield from chunk_values(name, list(values))
+
+
+def decoded(response: httpx.Response) -> Any:
+    """The response's JSON body, decoded with orjson (pages of 100 records in a fraction of the
+    standard library's time)."""
+    return orjson.loads(response.content)
 
 
 def _require_secure(base_url: str) -> None:

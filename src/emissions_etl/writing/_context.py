@@ -3,13 +3,13 @@ becomes a reject at the row and column a person can fix."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
+import orjson
 import pandas as pd
 
 from emissions_etl.errors import ApiStatusError
@@ -160,7 +160,7 @@ def to_payload(chunk: pd.DataFrame, spec: ResourceSpec) -> list[dict[str, Any]]:
 
 def payload_json(payloads: Sequence[Mapping[str, Any]]) -> list[str]:
     """Each payload as compact JSON with sorted keys (stored with a pending write)."""
-    return [json.dumps(p, sort_keys=True, separators=(",", ":"), default=str) for p in payloads]
+    return [orjson.dumps(p, option=orjson.OPT_SORT_KEYS, default=str).decode() for p in payloads]
 
 
 def iter_chunks(frame: pd.DataFrame, size: int) -> Iterator[pd.DataFrame]:
