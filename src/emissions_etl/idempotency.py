@@ -24,5 +24,10 @@ def canonical_json(payload: Any) -> bytes:
 
 def idempotency_key(resource: str, operation: str, payload: Sequence[Mapping[str, Any]]) -> str:
     """``<resource>-<operation>-<sha256 of the canonical payload>`` (under 100 characters)."""
-    digest = hashlib.sha256(canonical_json(list(payload))).hexdigest()[:48]
+    return idempotency_key_of(resource, operation, canonical_json(list(payload)))
+
+
+def idempotency_key_of(resource: str, operation: str, canonical: bytes) -> str:
+    """The key of a payload already in canonical JSON (so a chunk is encoded once)."""
+    digest = hashlib.sha256(canonical).hexdigest()[:48]
     return f"{resource}-{operation}-{digest}"

@@ -165,26 +165,37 @@ class WarehouseWriter:
     # -- chunks sent but not yet landed (crash recovery) ------------------------------------
 
     def add_pending(
-        self, resource: str, run_id: str, idempotency_key: str, frame: pd.DataFrame
+        self,
+        resource: str,
+        run_id: str,
+        idempotency_key: str | Sequence[str],
+        frame: pd.DataFrame,
     ) -> None:
-        """Mark a chunk (source_key, source_hash, optional payload JSON text and remote_id) as
-        about to be sent under ``idempotency_key``."""
+        """Mark rows (source_key, source_hash, optional payload JSON text and remote_id) as
+        about to be sent under ``idempotency_key``: one key for the whole frame, or one per row
+        (every chunk of a batch marked in one statement)."""
         if frame.empty:
             return
         require_columns(frame, ("source_key", "source_hash"), "add_pending")
+        keys = (
+            [idempotency_key] * len(frame) if isinstance(idempotency_key, str) else idempotency_key
+        )
         frame = frame.reindex(columns=["source_key", "source_hash", "payload", "remote_id"])
-        frame = frame.drop_duplicates("source_key", keep="last")
+        frame = frame.assign(idempotency_key=list(keys))
+        frame = frame.drop_duplicates(["idempotency_key", "source_key"], keep="last")
         with staged(self._con, frame) as name, transaction(self._con):
             self._con.execute(
-                "DELETE FROM pending_uploads WHERE resource = ? AND idempotency_key = ?",
-                [resource, idempotency_key],
+                "DELETE FROM pending_uploads WHERE resource = ? AND idempotency_key IN "
+                f"(SELECT DISTINCT CAST(idempotency_key AS VARCHAR) FROM {name})",
+                [resource],
             )
             self._con.execute(
                 "INSERT INTO pending_uploads BY NAME SELECT ? AS resource, "
-                "? AS idempotency_key, ? AS run_id, CAST(source_key AS VARCHAR) AS source_key, "
+                "CAST(idempotency_key AS VARCHAR) AS idempotency_key, ? AS run_id, "
+                "CAST(source_key AS VARCHAR) AS source_key, "
                 "CAST(source_hash AS VARCHAR) AS source_hash, CAST(payload AS JSON) AS payload, "
                 f"CAST(remote_id AS VARCHAR) AS remote_id, now() AS created_at FROM {name}",
-                [resource, idempotency_key, run_id],
+                [resource, run_id],
             )
 
     def pending(self, resource: str) -> pd.DataFrame:

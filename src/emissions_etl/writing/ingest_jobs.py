@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 import pandas as pd
 
 from emissions_etl.errors import ValidationFailedError
-from emissions_etl.idempotency import idempotency_key
+from emissions_etl.idempotency import canonical_json, idempotency_key, idempotency_key_of
 from emissions_etl.readback import READ_THREADS, remote_frame, settle
 from emissions_etl.resources import IngestJobBulk
 from emissions_etl.writing._context import (
@@ -33,6 +35,17 @@ JOBS_FOLLOWED = 2
 RECOVERY_KEYS_PER_REQUEST = 100
 
 
+@dataclass
+class EncodedChunk:
+    """Rows of one POST, their records as canonical JSON, and the key derived from it."""
+
+    rows: pd.DataFrame
+    payload: bytes
+    key: str
+    #: The ingest job the service answered with, once sent.
+    job: dict[str, Any] = field(default_factory=dict)
+
+
 class IngestJobWriter:
     """Writes one resource's records through v2 bulk ingest jobs."""
 
@@ -41,7 +54,13 @@ class IngestJobWriter:
         self.strategy = strategy
 
     def write(self, plan: ChangePlan, *, dry_run: bool = False) -> WriteResult:
-        """Send new and changed rows; a changed row's old record is deleted first."""
+        """Send new and changed rows; a changed row's old record is deleted first.
+
+        Every chunk is encoded once (its canonical JSON is both the body and the source of its
+        key) and the whole batch is marked pending in one statement before the first POST. Jobs
+        are followed and read back while later chunks are sent, and what they wrote lands in one
+        statement per table at the end (per-chunk statements cost several seconds at 200,000
+        rows)."""
         if dry_run:
             return self._validate_remotely(plan.to_send)
         result = WriteResult()
@@ -50,20 +69,24 @@ class IngestJobWriter:
             ctx = self.context
             ctx.writer.delete_mapping(ctx.spec.name, plan.changed["source_key"].tolist())
             ctx.writer.remove_remote_records(ctx.spec.name, plan.changed["remote_id"].tolist())
-        # Jobs are followed and read back while the next chunks are sent; landing stays on
-        # this thread (the warehouse writer is one connection).
+        with self.context.clock.stage("upload"):
+            chunks = [
+                self._encoded(chunk)
+                for chunk in iter_chunks(plan.to_send, self.strategy.chunk_size)
+            ]
+            self._mark_pending(chunks)
         followed = []
+        # The warehouse writer is one connection: landing stays on this thread.
         with ThreadPoolExecutor(JOBS_FOLLOWED, thread_name_prefix="jobs") as pool:
-            for chunk in iter_chunks(plan.to_send, self.strategy.chunk_size):
+            for chunk in chunks:
                 with self.context.clock.stage("upload"):
-                    for key, sent, job in self._send_chunk(chunk, result):
-                        followed.append((key, sent, pool.submit(self._follow, str(job["id"]))))
-            for key, sent, future in followed:
-                with self.context.clock.stage("calculate"):
-                    finished, remote = future.result()
-                result.jobs.append(finished)
-                with self.context.clock.stage("land"):
-                    self._land_job(key, sent, finished, remote, result)
+                    sent = self._send_chunk(chunk, result)
+                if sent is not None:
+                    followed.append((sent, pool.submit(self._follow, str(sent.job["id"]))))
+            with self.context.clock.stage("calculate"):
+                finished = [(sent, *future.result()) for sent, future in followed]
+        with self.context.clock.stage("land"):
+            self._land_jobs(finished, result)
         return result
 
     def _follow(self, job_id: str) -> tuple[dict[str, Any], pd.DataFrame]:
@@ -74,38 +97,48 @@ class IngestJobWriter:
         )
         return finished, remote_frame(items, self.context.spec)
 
-    def _send_chunk(
-        self, chunk: pd.DataFrame, result: WriteResult
-    ) -> list[tuple[str, pd.DataFrame, dict[str, Any]]]:
-        """POST one chunk; on a whole-request 422, reject the named rows and send the rest."""
+    def _encoded(self, rows: pd.DataFrame) -> EncodedChunk:
+        payload = canonical_json(to_payload(rows, self.context.spec))
+        return EncodedChunk(
+            rows, payload, idempotency_key_of(self.context.spec.name, "create", payload)
+        )
+
+    def _mark_pending(self, chunks: list[EncodedChunk]) -> None:
+        if not chunks:
+            return
         ctx = self.context
-        while not chunk.empty:
-            payload = to_payload(chunk, ctx.spec)
-            key = idempotency_key(ctx.spec.name, "create", payload)
-            pending = chunk[["source_key", "source_hash"]]
-            ctx.writer.add_pending(ctx.spec.name, ctx.run_id, key, pending)
+        rows = pd.concat([chunk.rows[["source_key", "source_hash"]] for chunk in chunks])
+        keys = [chunk.key for chunk in chunks for _ in range(len(chunk.rows))]
+        ctx.writer.add_pending(ctx.spec.name, ctx.run_id, keys, rows)
+
+    def _send_chunk(self, chunk: EncodedChunk, result: WriteResult) -> EncodedChunk | None:
+        """POST one chunk; on a whole-request 422, reject the named rows and send the rest
+        (under the key of what is left, marked pending before it is sent)."""
+        ctx = self.context
+        while not chunk.rows.empty:
             try:
-                job = ctx.api.send_json(
+                chunk.job = ctx.api.send_json(
                     "POST",
                     self.strategy.create_path,
-                    {"records": payload},
-                    headers={"Idempotency-Key": key},
+                    {"records": orjson.Fragment(chunk.payload)},
+                    headers={"Idempotency-Key": chunk.key},
                 )
             except ValidationFailedError as error:
-                ctx.writer.clear_pending(ctx.spec.name, key)
-                refused = self._refused(chunk, error)
+                ctx.writer.clear_pending(ctx.spec.name, chunk.key)
+                refused = self._refused(chunk.rows, error)
                 if refused.empty:
                     raise  # the service refused the request for a reason no row explains
                 result.rejects.append(refused)
                 bad = {
                     int(entry["index"]) for entry in error.errors if entry.get("index") is not None
                 }
-                chunk = chunk.drop(index=list(bad)).reset_index(drop=True)
+                chunk = self._encoded(chunk.rows.drop(index=list(bad)).reset_index(drop=True))
+                self._mark_pending([chunk])
                 continue
-            result.sent += len(chunk)
-            ctx.notify("sent", len(chunk))
-            return [(key, chunk, job)]
-        return []
+            result.sent += len(chunk.rows)
+            ctx.notify("sent", len(chunk.rows))
+            return chunk
+        return None
 
     def _refused(self, chunk: pd.DataFrame, error: ValidationFailedError) -> pd.DataFrame:
         entries = [
@@ -133,23 +166,28 @@ class IngestJobWriter:
                 result.rejects.append(self._refused(chunk, error))
         return result
 
-    def _land_job(
-        self,
-        key: str,
-        chunk: pd.DataFrame,
-        job: dict[str, Any],
-        remote: pd.DataFrame,
-        result: WriteResult,
+    def _land_jobs(
+        self, finished: list[tuple[EncodedChunk, dict[str, Any], pd.DataFrame]], result: WriteResult
     ) -> None:
-        """Map the job's records back to source rows, land them, and clear the pending mark."""
+        """Map the jobs' records back to source rows, land them, and clear the pending marks."""
+        if not finished:
+            return
         ctx = self.context
-        mapping = remote[["source_key", "remote_id"]].merge(
-            chunk[["source_key", "source_hash"]], on="source_key", how="inner"
+        sent = pd.concat(
+            [chunk.rows[["source_key", "source_hash"]] for chunk, _, _ in finished],
+            ignore_index=True,
         )
-        mapping["ingest_job_id"] = str(job["id"])
+        remote = pd.concat([frame for _, _, frame in finished], ignore_index=True)
+        job_of = pd.Series(
+            [str(job["id"]) for _, job, frame in finished for _ in range(len(frame))],
+            dtype="string",
+        )
+        mapping = remote[["source_key", "remote_id"]].assign(ingest_job_id=job_of.to_numpy())
+        mapping = mapping.merge(sent, on="source_key", how="inner")
         ctx.writer.upsert_mapping(ctx.spec.name, mapping)
         ctx.writer.land_remote_records(ctx.spec.name, remote)
-        ctx.writer.clear_pending(ctx.spec.name, key)
+        ctx.writer.clear_pending(ctx.spec.name, [chunk.key for chunk, _, _ in finished])
+        result.jobs += [job for _, job, _ in finished]
         result.loaded += len(mapping)
         result.failed += int((remote["status"] == "error").sum())
         result.co2e_kg += float(remote["co2e_kg"].fillna(0).sum())
