@@ -9,7 +9,8 @@ run (``recover``): the records that exist are found by ``client_row_id`` and ado
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,8 @@ from emissions_etl.writing._context import (
 
 #: Ingest jobs followed (waited for and read back) at once while later chunks are sent.
 JOBS_FOLLOWED = 2
+#: Rows of finished jobs landed together (a statement per table for each such group).
+LAND_ROWS = 25_000
 #: ``client_row_id`` values per recovery look-up, so the query string stays well under 8 KB.
 RECOVERY_KEYS_PER_REQUEST = 100
 
@@ -46,6 +49,43 @@ class EncodedChunk:
     job: dict[str, Any] = field(default_factory=dict)
 
 
+class _Landing:
+    """Finished jobs landed in order, ``LAND_ROWS`` at a time, on the writer's thread (the
+    warehouse writer is one connection)."""
+
+    def __init__(self, writer: IngestJobWriter, result: WriteResult) -> None:
+        self._writer = writer
+        self._result = result
+        self._followed: deque[tuple[EncodedChunk, Future[tuple[dict[str, Any], pd.DataFrame]]]]
+        self._followed = deque()
+        self._ready: list[tuple[EncodedChunk, dict[str, Any], pd.DataFrame]] = []
+
+    def follow(
+        self, chunk: EncodedChunk, future: Future[tuple[dict[str, Any], pd.DataFrame]]
+    ) -> None:
+        self._followed.append((chunk, future))
+
+    def collect(self, *, wait: bool) -> None:
+        """Take the finished jobs at the head of the queue (all of them with ``wait``), and
+        land them once they hold ``LAND_ROWS`` rows or nothing is left to wait for."""
+        clock = self._writer.context.clock
+        while self._followed and (wait or self._followed[0][1].done()):
+            chunk, future = self._followed.popleft()
+            with clock.stage("calculate"):
+                job, remote = future.result()
+            self._ready.append((chunk, job, remote))
+            if sum(len(frame) for _, _, frame in self._ready) >= LAND_ROWS:
+                self._land()
+        if wait:
+            self._land()
+
+    def _land(self) -> None:
+        if self._ready:
+            with self._writer.context.clock.stage("land"):
+                self._writer.land_jobs(self._ready, self._result)
+            self._ready = []
+
+
 class IngestJobWriter:
     """Writes one resource's records through v2 bulk ingest jobs."""
 
@@ -58,9 +98,9 @@ class IngestJobWriter:
 
         Every chunk is encoded once (its canonical JSON is both the body and the source of its
         key) and the whole batch is marked pending in one statement before the first POST. Jobs
-        are followed and read back while later chunks are sent, and what they wrote lands in one
-        statement per table at the end (per-chunk statements cost several seconds at 200,000
-        rows)."""
+        are followed and read back while later chunks are sent; what they wrote lands
+        ``LAND_ROWS`` at a time, one statement per table (per-chunk statements cost seconds
+        at 200,000 rows; landing the whole batch at once held it all in memory)."""
         if dry_run:
             return self._validate_remotely(plan.to_send)
         result = WriteResult()
@@ -75,18 +115,15 @@ class IngestJobWriter:
                 for chunk in iter_chunks(plan.to_send, self.strategy.chunk_size)
             ]
             self._mark_pending(chunks)
-        followed = []
-        # The warehouse writer is one connection: landing stays on this thread.
+        landing = _Landing(self, result)
         with ThreadPoolExecutor(JOBS_FOLLOWED, thread_name_prefix="jobs") as pool:
             for chunk in chunks:
                 with self.context.clock.stage("upload"):
                     sent = self._send_chunk(chunk, result)
                 if sent is not None:
-                    followed.append((sent, pool.submit(self._follow, str(sent.job["id"]))))
-            with self.context.clock.stage("calculate"):
-                finished = [(sent, *future.result()) for sent, future in followed]
-        with self.context.clock.stage("land"):
-            self._land_jobs(finished, result)
+                    landing.follow(sent, pool.submit(self._follow, str(sent.job["id"])))
+                landing.collect(wait=False)
+            landing.collect(wait=True)
         return result
 
     def _follow(self, job_id: str) -> tuple[dict[str, Any], pd.DataFrame]:
@@ -166,7 +203,7 @@ class IngestJobWriter:
                 result.rejects.append(self._refused(chunk, error))
         return result
 
-    def _land_jobs(
+    def land_jobs(
         self, finished: list[tuple[EncodedChunk, dict[str, Any], pd.DataFrame]], result: WriteResult
     ) -> None:
         """Map the jobs' records back to source rows, land them, and clear the pending marks."""
