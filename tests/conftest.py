@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import compileall
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from tests.sandbox_fixture import SandboxServer, provisioned_sandbox
 
 SERVE_FLAGS = ("--allow-private-webhooks", "--test-routes")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Write our own modules' bytecode once, before the workers start: the environment sets
+    PYTHONDONTWRITEBYTECODE, so every sandbox, CLI and worker process would compile them
+    again (the installed packages are compiled at install, see ``[tool.uv]``)."""
+    if not hasattr(config, "workerinput"):
+        compileall.compile_dir(Path(__file__).parents[1] / "src", quiet=1)
 
 
 @pytest.fixture(scope="session")
