@@ -29,6 +29,7 @@ from emissions_etl.webhooks.completion import PollingCompletion
 from emissions_etl.writing import (
     JobCompletion,
     WriteContext,
+    Writer,
     WriteResult,
     plan_changes,
     writer_for,
@@ -191,14 +192,18 @@ def load_file(
             if options.strict:
                 _check_strict(path, spec, options, references, writer, run_id)
             all_rejects = [summary.rejects]
-            for read, valid, rejects in clock.timed(
-                "read_validate", iter_validated(path, spec, options)
-            ):
-                notify("read", read)
-                result = _load_batch(valid, references, context, summary, options)
-                all_rejects += [rejects, *result.rejects]
-                writer.land_rejects(run_id, spec.name, pd.concat([rejects, *result.rejects]))
-                summary.rows_read += read
+            try:
+                for read, valid, rejects in clock.timed(
+                    "read_validate", iter_validated(path, spec, options)
+                ):
+                    notify("read", read)
+                    result = _load_batch(valid, references, context, summary, options, strategy)
+                    all_rejects += [rejects, *result.rejects]
+                    writer.land_rejects(run_id, spec.name, pd.concat([rejects, *result.rejects]))
+                    summary.rows_read += read
+                _add(summary, strategy.finish())
+            finally:
+                strategy.close()
             if summary.rows_read == 0:
                 raise EmptySourceError(str(path), "no data rows under the header")
             summary.rejects = pd.concat(all_rejects, ignore_index=True)
@@ -227,8 +232,10 @@ def _load_batch(
     context: WriteContext,
     summary: LoadSummary,
     options: LoadOptions,
+    strategy: Writer,
 ) -> WriteResult:
-    """Resolve, plan, send and land one batch; adds to ``summary``."""
+    """Resolve, plan and send one batch (what is still calculating lands later, by
+    ``strategy.finish``); adds to ``summary``."""
     spec, writer, clock = context.spec, context.writer, context.clock
     with clock.stage("resolve"):
         records, unresolved = spec.to_records(valid, references)
@@ -239,15 +246,19 @@ def _load_batch(
         plan = plan_changes(records, known)
         plan.new.attrs = plan.changed.attrs = records.attrs
     summary.rows_unchanged += plan.unchanged
-    result = writer_for(context).write(plan, dry_run=options.dry_run)
+    result = strategy.write(plan, dry_run=options.dry_run)
     result.rejects.insert(0, unresolved)
+    _add(summary, result)
+    return result
+
+
+def _add(summary: LoadSummary, result: WriteResult) -> None:
     summary.rows_sent += result.sent
     summary.rows_loaded += result.loaded
     summary.rows_failed += result.failed
     summary.rows_deleted += result.deleted
     summary.co2e_kg += result.co2e_kg
     summary.job_ids += [str(job["id"]) for job in result.jobs]
-    return result
 
 
 def refresh_unsettled(api: LoadApi, writer: WarehouseWriter, spec: ResourceSpec) -> int:

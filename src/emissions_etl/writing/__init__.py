@@ -1,8 +1,9 @@
 """Write strategies: how records reach the service, one implementation per kind of endpoint.
 
 ``IngestJobBulk`` (v2 bulk + ingest job), ``PerRecordBulk`` (v1 bulk with per-record results)
-and ``SingleCreate`` (one request per record). Each writer has ``write(plan, dry_run=...)`` and
-``recover()``; ``writer_for`` picks it from the resource's declaration.
+and ``SingleCreate`` (one request per record). Each writer has ``write(plan, dry_run=...)``,
+``finish()``, ``close()`` and ``recover()``; ``writer_for`` picks it from the resource's
+declaration.
 """
 
 from __future__ import annotations
@@ -23,9 +24,15 @@ from emissions_etl.writing.single_records import SingleRecordWriter
 
 
 class Writer(Protocol):
-    """What the loader asks of a write strategy."""
+    """What the loader asks of a write strategy. ``write`` may leave work in flight (ingest
+    jobs still calculating); ``finish`` completes it, ``close`` abandons it after a failure
+    (the next run recovers it)."""
 
     def write(self, plan: ChangePlan, *, dry_run: bool = False) -> WriteResult: ...
+
+    def finish(self) -> WriteResult: ...
+
+    def close(self) -> None: ...
 
     def recover(self) -> int: ...
 

@@ -93,6 +93,17 @@ class WriteResult:
         self.rejects += other.rejects
 
 
+class LandsAsItWrites:
+    """For writers whose ``write`` returns once everything it sent has landed: nothing is left
+    for ``finish`` or ``close``."""
+
+    def finish(self) -> WriteResult:
+        return WriteResult()
+
+    def close(self) -> None:
+        return None
+
+
 def land_remote(context: WriteContext, chunk: pd.DataFrame, remote: pd.DataFrame) -> WriteResult:
     """Map created or updated records (``remote``, keyed to ``chunk``'s source keys) to their
     rows with the hash that was sent, and land them; the counts of what landed."""

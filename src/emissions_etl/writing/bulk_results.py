@@ -21,6 +21,7 @@ from emissions_etl.readback import remote_frame
 from emissions_etl.resources import PerRecordBulk
 from emissions_etl.writing._context import (
     ChangePlan,
+    LandsAsItWrites,
     WriteContext,
     WriteResult,
     iter_chunks,
@@ -32,7 +33,7 @@ from emissions_etl.writing._context import (
 from emissions_etl.writing.recovery import recover_by_listing
 
 
-class BulkResultsWriter:
+class BulkResultsWriter(LandsAsItWrites):
     """Writes one resource's records through a v1 bulk endpoint."""
 
     def __init__(self, context: WriteContext, strategy: PerRecordBulk) -> None:

@@ -53,9 +53,8 @@ class _Landing:
     """Finished jobs landed in order, ``LAND_ROWS`` at a time, on the writer's thread (the
     warehouse writer is one connection)."""
 
-    def __init__(self, writer: IngestJobWriter, result: WriteResult) -> None:
+    def __init__(self, writer: IngestJobWriter) -> None:
         self._writer = writer
-        self._result = result
         self._followed: deque[tuple[EncodedChunk, Future[tuple[dict[str, Any], pd.DataFrame]]]]
         self._followed = deque()
         self._ready: list[tuple[EncodedChunk, dict[str, Any], pd.DataFrame]] = []
@@ -65,7 +64,7 @@ class _Landing:
     ) -> None:
         self._followed.append((chunk, future))
 
-    def collect(self, *, wait: bool) -> None:
+    def collect(self, into: WriteResult, *, wait: bool) -> None:
         """Take the finished jobs at the head of the queue (all of them with ``wait``), and
         land them once they hold ``LAND_ROWS`` rows or nothing is left to wait for."""
         clock = self._writer.context.clock
@@ -75,14 +74,14 @@ class _Landing:
                 job, remote = future.result()
             self._ready.append((chunk, job, remote))
             if sum(len(frame) for _, _, frame in self._ready) >= LAND_ROWS:
-                self._land()
+                self._land(into)
         if wait:
-            self._land()
+            self._land(into)
 
-    def _land(self) -> None:
+    def _land(self, into: WriteResult) -> None:
         if self._ready:
             with self._writer.context.clock.stage("land"):
-                self._writer.land_jobs(self._ready, self._result)
+                self._writer.land_jobs(self._ready, into)
             self._ready = []
 
 
@@ -92,15 +91,18 @@ class IngestJobWriter:
     def __init__(self, context: WriteContext, strategy: IngestJobBulk) -> None:
         self.context = context
         self.strategy = strategy
+        self._landing = _Landing(self)
+        self._pool: ThreadPoolExecutor | None = None
 
     def write(self, plan: ChangePlan, *, dry_run: bool = False) -> WriteResult:
         """Send new and changed rows; a changed row's old record is deleted first.
 
         Every chunk is encoded once (its canonical JSON is both the body and the source of its
         key) and the whole batch is marked pending in one statement before the first POST. Jobs
-        are followed and read back while later chunks are sent; what they wrote lands
-        ``LAND_ROWS`` at a time, one statement per table (per-chunk statements cost seconds
-        at 200,000 rows; landing the whole batch at once held it all in memory)."""
+        are followed and read back while later chunks, and later batches, are sent: what they
+        wrote lands ``LAND_ROWS`` at a time, one statement per table, here or in ``finish``
+        (per-chunk statements cost seconds at 200,000 rows; waiting for a batch's last job
+        before reading the next left the service idle)."""
         if dry_run:
             return self._validate_remotely(plan.to_send)
         result = WriteResult()
@@ -115,16 +117,30 @@ class IngestJobWriter:
                 for chunk in iter_chunks(plan.to_send, self.strategy.chunk_size)
             ]
             self._mark_pending(chunks)
-        landing = _Landing(self, result)
-        with ThreadPoolExecutor(JOBS_FOLLOWED, thread_name_prefix="jobs") as pool:
-            for chunk in chunks:
-                with self.context.clock.stage("upload"):
-                    sent = self._send_chunk(chunk, result)
-                if sent is not None:
-                    landing.follow(sent, pool.submit(self._follow, str(sent.job["id"])))
-                landing.collect(wait=False)
-            landing.collect(wait=True)
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(JOBS_FOLLOWED, thread_name_prefix="jobs")
+        for chunk in chunks:
+            with self.context.clock.stage("upload"):
+                sent = self._send_chunk(chunk, result)
+            if sent is not None:
+                self._landing.follow(sent, self._pool.submit(self._follow, str(sent.job["id"])))
+            self._landing.collect(result, wait=False)
         return result
+
+    def finish(self) -> WriteResult:
+        """Wait for the jobs still followed and land what they wrote."""
+        result = WriteResult()
+        try:
+            self._landing.collect(result, wait=True)
+        finally:
+            self.close()
+        return result
+
+    def close(self) -> None:
+        """Stop following (a failed load): the next run recovers what was sent."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     def _follow(self, job_id: str) -> tuple[dict[str, Any], pd.DataFrame]:
         """Wait for the job to finish, then read the records it wrote."""

@@ -21,6 +21,7 @@ from emissions_etl.readback import fill_path, remote_frame, settle
 from emissions_etl.resources import SingleCreate
 from emissions_etl.writing._context import (
     ChangePlan,
+    LandsAsItWrites,
     WriteContext,
     WriteResult,
     iter_chunks,
@@ -47,7 +48,7 @@ class _Outcome:
     busy: bool = False
 
 
-class SingleRecordWriter:
+class SingleRecordWriter(LandsAsItWrites):
     """Writes one resource's records one request each."""
 
     def __init__(self, context: WriteContext, strategy: SingleCreate) -> None:
