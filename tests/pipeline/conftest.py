@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from .tenancy import tenant
+from .tenancy import slow_tenant, tenant
 
-__all__ = ["tenant"]
+__all__ = ["slow_tenant", "tenant"]

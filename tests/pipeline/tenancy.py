@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import subprocess
 import sys
@@ -50,6 +51,16 @@ class Tenant:
 
 @pytest.fixture
 def tenant(sandbox, tmp_path: Path) -> Tenant:  # type: ignore[no-untyped-def]
+    return new_tenant(sandbox, tmp_path)
+
+
+@pytest.fixture
+def slow_tenant(slow_sandbox, tmp_path: Path) -> Tenant:  # type: ignore[no-untyped-def]
+    """A tenant of the sandbox that takes 0.5 s per calculation chunk."""
+    return new_tenant(slow_sandbox, tmp_path)
+
+
+def new_tenant(sandbox, tmp_path: Path) -> Tenant:  # type: ignore[no-untyped-def]
     sandbox_cli = Path(sys.executable).with_name("emissions-sandbox")
     created = subprocess.run(
         [str(sandbox_cli), "create-org", "--db", str(sandbox.db_path), "--name", tmp_path.name],
@@ -70,6 +81,15 @@ def tenant(sandbox, tmp_path: Path) -> Tenant:  # type: ignore[no-untyped-def]
         for name in FACILITIES:
             client.create_facility(name=name, type="warehouse", country="ES")
     return tenant
+
+
+def write_wastes_csv(path: Path, rows: list[tuple[object, ...]]) -> Path:
+    """The rows under the header, as a CSV export."""
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(HEADER)
+        writer.writerows(rows)
+    return path
 
 
 def write_wastes_xlsx(path: Path, rows: list[tuple[object, ...]], *, title: bool = True) -> Path:

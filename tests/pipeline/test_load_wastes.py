@@ -10,7 +10,7 @@ from emissions_etl.errors import EmptySourceError, StrictModeError
 from emissions_etl.pipeline import LoadOptions, load_file
 from emissions_etl.resources import resource_spec
 
-from .tenancy import Tenant, waste_row, write_wastes_xlsx
+from .tenancy import Tenant, waste_row, write_wastes_csv, write_wastes_xlsx
 
 WASTES = resource_spec("wastes")
 
@@ -44,6 +44,26 @@ def test_a_file_loads_once_with_every_row_mapped_to_its_remote_record(tenant: Te
     emissions = tenant.warehouse.query("SELECT co2e_kg, status FROM emissions")
     assert len(emissions) == 30
     assert (emissions["co2e_kg"] > 0).all()
+
+
+def test_a_batch_is_sent_while_the_jobs_of_the_one_before_still_calculate(
+    slow_tenant: Tenant,
+) -> None:
+    path = write_wastes_csv(slow_tenant.workdir / "w.csv", [waste_row(n) for n in range(4500)])
+
+    summary = _load(slow_tenant, path, batch_rows=1500)
+
+    assert (summary.outcome, summary.rows_read, summary.rows_loaded) == ("succeeded", 4500, 4500)
+    with slow_tenant.client() as client:
+        jobs = [client.get_ingest_job(job_id) for job_id in summary.job_ids]
+    assert len(jobs) == 3
+    # the second batch went out before the first batch's job had finished calculating
+    assert jobs[1]["created_at"] < jobs[0]["finished_at"]
+    landed = slow_tenant.warehouse.query(
+        "SELECT count(DISTINCT remote_id) AS ids, count(co2e_kg) AS co2e, "
+        "(SELECT count(*) FROM pending_uploads) AS pending FROM emissions"
+    )
+    assert landed.to_dict("records") == [{"ids": 4500, "co2e": 4500, "pending": 0}]
 
 
 def test_loading_the_same_file_again_sends_nothing(tenant: Tenant) -> None:
