@@ -3,6 +3,8 @@
 Two wire forms (interface: Page wrappers): the Page `{items, total, page, size, pages}`, and
 the logistics pages without `pages` (facts §4.4, §4.5). Lists default to 50 records a page;
 the logistics lists to 10 (interface: Limits; facts §4.4, §4.5, §9.3).
+
+A page whose items are already in their model's wire form is sent as `page_response`.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
-from fastapi import Query
+import orjson
+from fastapi import Query, Response
 
 MAX_PAGE_SIZE = 100  # interface: Limits, page size max 100
 MAX_PAGE = 1_000_000  # bounds the OFFSET: a larger page number would overflow SQLite's integer
@@ -69,6 +72,15 @@ def select_page(
     if with_pages:
         page["pages"] = math.ceil(total / paging.size)
     return page
+
+
+def page_response(page: dict[str, Any]) -> Response:
+    """The page encoded once, for a route whose `to_wire` yields exactly its response model's
+    wire form (same keys in the model's order, same JSON types). FastAPI would validate every
+    item against `response_model` and serialise it again (most of a page's cost); the route
+    keeps `response_model=` for the OpenAPI document. orjson writes the bytes pydantic writes
+    (compact, UTF-8, a non-finite float as null), so the answer is unchanged."""
+    return Response(orjson.dumps(page), media_type="application/json")
 
 
 def in_clause(column: str, values: Sequence[Any]) -> str:

@@ -9,8 +9,42 @@ from typing import Any
 from emissions_sandbox.clock import utc_now
 from emissions_sandbox.waste_records import WasteRecord
 
-WASTE_COLUMNS = """w.*, e.low_code AS low_code, e.rd_code AS rd_code"""
-WASTE_TABLE = "wastes w LEFT JOIN waste_efs e ON e.id = w.waste_efs_id"
+# A waste's wire fields, in the order of the interface's Waste record (wire_models.Waste).
+WASTE_WIRE_FIELDS = (
+    "id",
+    "facility_id",
+    "identification_name",
+    "description",
+    "destination",
+    "start_date",
+    "end_date",
+    "base_quantity",
+    "unit_id",
+    "quantity",
+    "waste_efs_id",
+    "low_code",
+    "rd_code",
+    "total_km_to_waste_center",
+    "client_row_id",
+    "status",
+    "co2e",
+    "co2e_biomass",
+    "ingest_job_id",
+    "error_code",
+    "created_at",
+    "updated_at",
+)
+# low_code and rd_code are the factor's: scalar subqueries rather than a LEFT JOIN, so a page
+# (LIMIT/OFFSET) looks them up for its own rows only and a count never joins.
+_FACTOR_FIELDS = {
+    field: f"(SELECT e.{field} FROM waste_efs e WHERE e.id = w.waste_efs_id)"
+    for field in ("low_code", "rd_code")
+}
+WASTE_COLUMNS = ", ".join(
+    f"{_FACTOR_FIELDS[field]} AS {field}" if field in _FACTOR_FIELDS else f"w.{field}"
+    for field in WASTE_WIRE_FIELDS
+)
+WASTE_TABLE = "wastes w"
 
 
 def insert_wastes(
@@ -65,31 +99,8 @@ def insert_wastes(
 
 
 def waste_to_wire(row: sqlite3.Row) -> dict[str, Any]:
-    keys = (
-        "id",
-        "facility_id",
-        "identification_name",
-        "description",
-        "destination",
-        "start_date",
-        "end_date",
-        "base_quantity",
-        "unit_id",
-        "quantity",
-        "waste_efs_id",
-        "low_code",
-        "rd_code",
-        "total_km_to_waste_center",
-        "client_row_id",
-        "status",
-        "co2e",
-        "co2e_biomass",
-        "ingest_job_id",
-        "error_code",
-        "created_at",
-        "updated_at",
-    )
-    return {k: row[k] for k in keys}
+    """A row of `SELECT WASTE_COLUMNS` as served: its columns are the wire fields, in order."""
+    return dict(zip(WASTE_WIRE_FIELDS, row, strict=True))
 
 
 def read_waste(conn: sqlite3.Connection, waste_id: str) -> dict[str, Any] | None:

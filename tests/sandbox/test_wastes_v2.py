@@ -7,7 +7,9 @@ import uuid
 
 import httpx
 import pytest
+from pydantic import BaseModel, TypeAdapter
 
+from emissions_sandbox.wire_models import IngestJobItemPage, IngestJobPage, WastePage
 from tests.sandbox_fixture import SandboxServer
 
 from .waste_requests import (
@@ -267,6 +269,53 @@ def test_list_filters_by_ingest_job(client: httpx.Client, facility: str, paper_r
     page = client.get("/v2/wastes", params={"ingest_job_id": first["id"]}).json()
     assert page["total"] == 2
     assert {w["ingest_job_id"] for w in page["items"]} == {first["id"]}
+
+
+def test_pages_of_a_job_count_its_records_with_or_without_a_factor(
+    client: httpx.Client, facility: str, paper_r3: str
+) -> None:
+    """`total` and the pages read the wastes alone and look the factor's codes up per listed
+    row: a record without a factor is counted and listed, in order, with null codes."""
+    records = [record(facility, paper_r3, client_row_id=f"page-{i}") for i in range(5)]
+    records.insert(2, record(facility, None, client_row_id="page-no-factor"))
+    job = post_wastes(client, records).json()
+    wait_finished(client, job["links"]["self"])
+    pages = [
+        client.get("/v2/wastes", params={"ingest_job_id": job["id"], "size": 2, "page": n}).json()
+        for n in (1, 2, 3, 4)
+    ]
+    assert [(p["total"], p["pages"], len(p["items"])) for p in pages] == [(6, 3, 2)] * 3 + [
+        (6, 3, 0)
+    ]
+    listed = [waste for p in pages for waste in p["items"]]
+    assert [w["client_row_id"] for w in listed] == [r["client_row_id"] for r in records]
+    codes = {w["client_row_id"]: (w["low_code"], w["rd_code"]) for w in listed}
+    assert codes["page-no-factor"] == (None, None)
+    assert codes["page-0"] == ("200101", "R3")
+
+
+@pytest.mark.parametrize(
+    ("path", "model"),
+    [
+        ("/v2/wastes", WastePage),
+        ("/v2/ingest-jobs", IngestJobPage),
+        ("{items}", IngestJobItemPage),
+    ],
+)
+def test_a_v2_page_is_sent_as_its_model_serialises_it(
+    client: httpx.Client, facility: str, paper_r3: str, path: str, model: type[BaseModel]
+) -> None:
+    """These pages are encoded without FastAPI's response model: their bytes must be the ones
+    the model would have written (field order, JSON types, float form)."""
+    records = [record(facility, paper_r3, base_quantity=0.1 * (i + 1)) for i in range(3)]
+    records.append(record(facility, None, total_km_to_waste_center=12.5))  # a failed item
+    job = post_wastes(client, records).json()
+    wait_finished(client, job["links"]["self"])
+    response = client.get(path.format(items=job["links"]["items"]), params={"size": 100})
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/json"
+    adapter = TypeAdapter(model)
+    assert adapter.dump_json(adapter.validate_json(response.content)) == response.content
 
 
 def test_another_organizations_wastes_are_not_listed(

@@ -6,13 +6,13 @@ from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 
 from emissions_sandbox.auth import Principal, require_api_key
 from emissions_sandbox.clock import parse_timestamp
 from emissions_sandbox.errors import ServiceError
 from emissions_sandbox.ingest_jobs import item_to_wire, job_to_wire, read_job
-from emissions_sandbox.pagination import PageParams, in_clause, select_page
+from emissions_sandbox.pagination import PageParams, in_clause, page_response, select_page
 from emissions_sandbox.wire_models import (
     PROBLEM_RESPONSES,
     IngestJob,
@@ -34,7 +34,7 @@ def list_ingest_jobs(
     created_before: datetime | None = Query(None),
     paging: PageParams = Depends(),
     principal: Principal = Depends(require_api_key),
-) -> dict[str, Any]:
+) -> Response:
     """Newest first."""
     where = ["organization_id = ?"]
     params: list[Any] = [principal.organization_id]
@@ -48,7 +48,7 @@ def list_ingest_jobs(
     if created_before:
         where.append("created_at < ?")
         params.append(parse_timestamp(created_before.isoformat()))
-    return select_page(
+    page = select_page(
         request.app.state.db.reader(),
         table="ingest_jobs",
         where=where,
@@ -57,6 +57,7 @@ def list_ingest_jobs(
         paging=paging,
         to_wire=job_to_wire,
     )
+    return page_response(page)
 
 
 def _job_or_404(request: Request, principal: Principal, job_id: UUID) -> dict[str, Any]:
@@ -84,14 +85,14 @@ def list_ingest_job_items(
     status: list[ItemStatus] | None = Query(None),
     paging: PageParams = Depends(),
     principal: Principal = Depends(require_api_key),
-) -> dict[str, Any]:
+) -> Response:
     _job_or_404(request, principal, job_id)
     where = ["job_id = ?"]
     params: list[Any] = [str(job_id)]
     if status:
         where.append(in_clause("status", status))
         params.extend(status)
-    return select_page(
+    page = select_page(
         request.app.state.db.reader(),
         table="ingest_job_items",
         where=where,
@@ -100,3 +101,4 @@ def list_ingest_job_items(
         paging=paging,
         to_wire=item_to_wire,
     )
+    return page_response(page)

@@ -7,12 +7,12 @@ from datetime import date
 from typing import Any
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 
 from emissions_sandbox.auth import Principal, require_api_key
 from emissions_sandbox.clock import parse_timestamp
 from emissions_sandbox.errors import ServiceError
-from emissions_sandbox.pagination import PageParams, in_clause, select_page
+from emissions_sandbox.pagination import PageParams, in_clause, page_response, select_page
 from emissions_sandbox.waste_store import WASTE_COLUMNS, WASTE_TABLE, waste_to_wire
 from emissions_sandbox.wire_models import PROBLEM_RESPONSES, WastePage
 
@@ -31,7 +31,7 @@ def list_wastes(
     updated_since: str | None = Query(None, description="ISO timestamp; updated_at >= it"),
     paging: PageParams = Depends(),
     principal: Principal = Depends(require_api_key),
-) -> dict[str, Any]:
+) -> Response:
     where = ["w.organization_id = ?"]
     params: list[Any] = [principal.organization_id]
     if ids:
@@ -70,7 +70,7 @@ def list_wastes(
                 ],
             ) from None
         where.append("w.updated_at >= ?")
-    return select_page(
+    page = select_page(
         request.app.state.db.reader(),
         table=WASTE_TABLE,
         where=where,
@@ -80,3 +80,4 @@ def list_wastes(
         to_wire=waste_to_wire,
         columns=WASTE_COLUMNS,
     )
+    return page_response(page)
