@@ -49,7 +49,9 @@ class LoadOptions:
     dry_run: bool = False
     encoding: str | None = None
     delimiter: str | None = None
-    batch_rows: int = 100_000
+    #: Rows read, validated and sent together. Batches overlap (one is read while the jobs of
+    #: the one before calculate), so small ones start sending sooner and hold less memory.
+    batch_rows: int = 25_000
     #: Seconds to wait for records the service calculates later (the next run reads the rest).
     settle_seconds: float = 60.0
     #: Export profile the file is read through (``emissions-etl profiles``); None: the
