@@ -16,7 +16,14 @@ from typing import Any
 
 import httpx
 
-from emissions_etl.client import LimitPolicy, RateLimitTransport
+from emissions_etl.client import (
+    ApiKeyAuth,
+    EmissionsClient,
+    LimitPolicy,
+    LocalTokenSource,
+    RateLimitTransport,
+)
+from emissions_etl.errors import RateLimitedError
 from tests.sandbox_fixture import SandboxServer, create_org, tls_context
 
 RATE_ROUTE = "/_test/rate-limited"
@@ -142,3 +149,36 @@ def test_two_processes_share_the_concurrency_cap(sandbox: SandboxServer, tmp_pat
         params={"hold": 0.2},
     )
     assert Counter(status for status, _ in results) == {200: 32}
+
+
+def test_two_clients_given_one_token_source_share_the_concurrency_cap(
+    sandbox: SandboxServer,
+) -> None:
+    server = fresh_key(sandbox, "Limits one source")
+    source = LocalTokenSource()
+    statuses: list[int] = []
+
+    def client() -> EmissionsClient:
+        return EmissionsClient(
+            server["base_url"],
+            ApiKeyAuth(server["api_key"], server["organization_id"]),
+            ca_file=server["ca_file"],
+            policies=POLICIES,
+            token_source=source,
+            max_attempts=1,  # a 429 would surface, not be retried
+        )
+
+    def work(each: EmissionsClient) -> None:
+        for _ in range(2):
+            try:
+                statuses.append(each.request("POST", SLOT_ROUTE, params={"hold": 0.2}).status_code)
+            except RateLimitedError as error:
+                statuses.append(error.status)
+
+    with client() as first, client() as second:
+        threads = [threading.Thread(target=work, args=(c,)) for c in (first, second) * 8]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert Counter(statuses) == {200: 32}

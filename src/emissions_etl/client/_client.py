@@ -20,6 +20,7 @@ import orjson
 
 from emissions_etl import __version__
 from emissions_etl.client._query import chunk_values, timestamp
+from emissions_etl.client._token_source import TokenSource
 from emissions_etl.client.limiter import LimitPolicy, RateLimitTransport
 from emissions_etl.client.pagination import is_last_page, iter_pages
 from emissions_etl.client.problem import error_from_response
@@ -46,8 +47,12 @@ class EmissionsClient:
         user_agent: str = f"emissions-etl/{__version__}",
         policies: Mapping[tuple[str, str], LimitPolicy] | None = None,
         shared_limits_file: Path | None = None,
+        token_source: TokenSource | None = None,
         max_connections: int = 32,
     ) -> None:
+        """``shared_limits_file`` shares the limits with every process of this machine;
+        ``token_source`` replaces that pool (``PrefectTokenSource`` for workers on several
+        machines)."""
         _require_secure(base_url)
         limits = httpx.Limits(
             max_connections=max_connections, max_keepalive_connections=max_connections
@@ -57,7 +62,12 @@ class EmissionsClient:
             base_url=base_url,
             auth=auth,
             transport=RetryTransport(
-                RateLimitTransport(inner, policies=policies, shared_budget_path=shared_limits_file),
+                RateLimitTransport(
+                    inner,
+                    policies=policies,
+                    shared_budget_path=shared_limits_file,
+                    token_source=token_source,
+                ),
                 max_attempts=max_attempts,
             ),
             timeout=timeout,
