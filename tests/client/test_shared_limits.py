@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -92,3 +93,16 @@ def test_an_unusable_file_is_a_configuration_error(tmp_path: Path) -> None:
     blocker.write_text("not a directory")
     with pytest.raises(ConfigurationError, match="limits file"):
         LocalTokenSource(blocker / "limits.sqlite3")
+
+
+def test_a_file_locked_too_long_by_another_process_is_one_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "limits.sqlite3"
+    source = LocalTokenSource(path, lock_wait_seconds=0.2)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # a stuck process holding the write lock
+    try:
+        with pytest.raises(ConfigurationError, match="held it over 0.2 s"):
+            source.take(RATE, 3, NOW, reclaim_delay=1.0)
+    finally:
+        holder.execute("ROLLBACK")
+    take(source, RATE, 3)  # usable again once the lock is gone

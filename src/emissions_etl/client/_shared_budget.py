@@ -27,6 +27,9 @@ DEFAULT_LIMITS_FILE = Path("~/.cache/emissions-etl/limits.sqlite3")
 #: A token whose request has not been settled after this long is reclaimed even if its process
 #: still runs (far beyond the client's request timeout): it covers a pid reused after a crash.
 LEASE_SECONDS = 600.0
+#: How long a process waits for another one holding the file's write lock (a transaction here
+#: lasts milliseconds: a longer hold is a stuck or suspended process).
+LOCK_WAIT_SECONDS = 30.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tokens (
@@ -45,9 +48,16 @@ CREATE INDEX IF NOT EXISTS tokens_by_bucket ON tokens (bucket, returns_at);
 class LocalTokenSource:
     """Token pools shared by every process opening ``path``; in memory when ``path`` is None."""
 
-    def __init__(self, path: Path | None = None, *, lease_seconds: float = LEASE_SECONDS) -> None:
+    def __init__(
+        self,
+        path: Path | None = None,
+        *,
+        lease_seconds: float = LEASE_SECONDS,
+        lock_wait_seconds: float = LOCK_WAIT_SECONDS,
+    ) -> None:
         self.path = path.expanduser() if path is not None else None
         self.lease_seconds = lease_seconds
+        self.lock_wait_seconds = lock_wait_seconds
         self._host = socket.gethostname()
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
@@ -147,11 +157,16 @@ class LocalTokenSource:
             with self._write(db):
                 yield db
 
-    @staticmethod
     @contextmanager
-    def _write(db: sqlite3.Connection) -> Iterator[None]:
+    def _write(self, db: sqlite3.Connection) -> Iterator[None]:
         """A write transaction that holds the file's write lock from its start."""
-        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise ConfigurationError(
+                f"limits file {self.path}: {exc} (another process held it over "
+                f"{self.lock_wait_seconds:g} s; is one stuck? EMISSIONS_LIMITS_FILE)"
+            ) from exc
         try:
             yield
         except BaseException:
@@ -169,7 +184,7 @@ class LocalTokenSource:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(
                 str(self.path or ":memory:"),
-                timeout=30.0,
+                timeout=self.lock_wait_seconds,
                 isolation_level=None,
                 check_same_thread=False,
             )
