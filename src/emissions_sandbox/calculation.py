@@ -121,9 +121,10 @@ class CalculationWorker(BackgroundWorker):
 def _calculate_chunk(
     conn: sqlite3.Connection, job_id: str, chunk_index: int, factors: FactorCache
 ) -> tuple[int, int]:
+    # w.rowid: the UPDATE below finds each row by it, not by a second search of the uuid index
     rows = conn.execute(
-        """SELECT i.source_row_index, w.id, w.base_quantity, w.unit_id, w.waste_efs_id,
-        c.custom_ef_record_id
+        """SELECT i.source_row_index, w.id, w.rowid AS waste_rowid, w.base_quantity, w.unit_id,
+        w.waste_efs_id, c.custom_ef_record_id
         FROM ingest_job_items i
         LEFT JOIN wastes w ON w.id = i.entity_id
         LEFT JOIN waste_calculation_configs c ON c.waste_id = w.id
@@ -143,19 +144,19 @@ def _calculate_chunk(
         if result.error_code is None:
             succeeded += 1
             waste_updates.append(
-                ("active", result.quantity, result.co2e, 0.0, None, now, row["id"])
+                ("active", result.quantity, result.co2e, 0.0, None, now, row["waste_rowid"])
             )
             item_updates.append(("succeeded", None, None, job_id, row[0]))
         else:
             failed += 1
             waste_updates.append(
-                ("error", result.quantity, None, None, result.error_code, now, row["id"])
+                ("error", result.quantity, None, None, result.error_code, now, row["waste_rowid"])
             )
             params = json.dumps(result.error_params)
             item_updates.append(("failed", result.error_code, params, job_id, row[0]))
     conn.executemany(
         """UPDATE wastes SET status = ?, quantity = ?, co2e = ?, co2e_biomass = ?, error_code = ?,
-        updated_at = ? WHERE id = ?""",
+        updated_at = ? WHERE rowid = ?""",
         waste_updates,
     )
     conn.executemany(

@@ -159,7 +159,10 @@ CREATE TABLE IF NOT EXISTS wastes (
     deleted_at TEXT
 );
 CREATE INDEX IF NOT EXISTS wastes_org ON wastes (organization_id, updated_at);
-CREATE INDEX IF NOT EXISTS wastes_job ON wastes (ingest_job_id);
+-- Every query naming ingest_job_id also names organization_id (GET /v2/wastes is scoped to the
+-- caller's organization, interface: Rules 1), so wastes_org_job serves it; the index on
+-- ingest_job_id alone only cost each insert. Dropped from databases that still have it.
+DROP INDEX IF EXISTS wastes_job;
 CREATE INDEX IF NOT EXISTS wastes_facility ON wastes (facility_id);
 CREATE INDEX IF NOT EXISTS wastes_client_row ON wastes (organization_id, client_row_id);
 -- Pages of one organization's records, whole or per job, without scanning the organization.
