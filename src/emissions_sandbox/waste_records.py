@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from emissions_sandbox.errors import validation_entries
 from emissions_sandbox.pagination import in_clause
@@ -40,12 +40,37 @@ class WasteRecord(WasteFields):
     client_row_id: str | None = Field(None, max_length=255)
 
 
+class UuidText(dict[UUID | None, str]):
+    """`str()` of each distinct uuid, worked out once: a batch names its few facilities, units
+    and factors thousands of times, and `UUID.__str__` is slow Python."""
+
+    def __missing__(self, key: UUID | None) -> str:
+        text = self[key] = str(key)
+        return text
+
+
 def _entry(index: int, field: str, code: str, message: str) -> dict[str, Any]:
     return {"index": index, "field": field, "code": code, "message": message}
 
 
+_RECORD_LIST = TypeAdapter(list[WasteRecord])
+
+
 def parse_records(raw: list[Any]) -> tuple[list[tuple[int, WasteRecord]], list[dict[str, Any]]]:
-    """Schema rules: the records that parse, with their index, and an entry per violation."""
+    """Schema rules: the records that parse, with their index, and an entry per violation.
+
+    The whole array is validated in one call (pydantic's loop, not ours); only when a record is
+    invalid are they validated one by one, so every valid record is kept for business rules."""
+    try:
+        return list(enumerate(_RECORD_LIST.validate_python(raw))), []
+    except ValidationError:
+        return _parse_one_by_one(raw)
+
+
+def _parse_one_by_one(
+    raw: list[Any],
+) -> tuple[list[tuple[int, WasteRecord]], list[dict[str, Any]]]:
+    """Each record on its own: its violations carry its index, and the valid ones are kept."""
     parsed: list[tuple[int, WasteRecord]] = []
     errors: list[dict[str, Any]] = []
     for index, item in enumerate(raw):
@@ -71,26 +96,27 @@ def business_errors(
     conn: sqlite3.Connection, organization_id: str, records: list[tuple[int, WasteRecord]]
 ) -> list[dict[str, Any]]:
     """Facility, dates, reference ids, custom factors and duplicate client_row_id."""
+    text = UuidText()
     facilities = _existing(
         conn,
         "SELECT id, organization_id, status, deleted_at FROM facilities WHERE {ids}",
-        {str(r.facility_id) for _, r in records},
+        {text[r.facility_id] for _, r in records},
     )
     efs = _existing(
-        conn, "SELECT id FROM waste_efs WHERE {ids}", {str(r.waste_efs_id) for _, r in records}
+        conn, "SELECT id FROM waste_efs WHERE {ids}", {text[r.waste_efs_id] for _, r in records}
     )
     units = _existing(
-        conn, "SELECT id FROM units WHERE {ids}", {str(r.unit_id) for _, r in records}
+        conn, "SELECT id FROM units WHERE {ids}", {text[r.unit_id] for _, r in records}
     )
     customs = _existing(
         conn,
         "SELECT id, organization_id, deleted_at FROM custom_emission_factors WHERE {ids}",
-        {str(r.custom_ef_record_id) for _, r in records if r.custom_ef_record_id},
+        {text[r.custom_ef_record_id] for _, r in records if r.custom_ef_record_id},
     )
     errors: list[dict[str, Any]] = []
     seen_client_ids: dict[str, int] = {}
     for index, record in records:
-        facility = facilities.get(str(record.facility_id))
+        facility = facilities.get(text[record.facility_id])
         if (
             facility is None
             or facility["deleted_at"]
@@ -101,14 +127,14 @@ def business_errors(
             errors.append(_entry(index, "facility_id", "FACILITY_INACTIVE", "Facility is archived"))
         if record.start_date > record.end_date:
             errors.append(_entry(index, "end_date", "DATE_ORDER", "end_date is before start_date"))
-        if record.waste_efs_id is not None and str(record.waste_efs_id) not in efs:
+        if record.waste_efs_id is not None and text[record.waste_efs_id] not in efs:
             errors.append(
                 _entry(index, "waste_efs_id", "WASTE_EF_NOT_FOUND", "Unknown waste emission factor")
             )
-        if str(record.unit_id) not in units:
+        if text[record.unit_id] not in units:
             errors.append(_entry(index, "unit_id", "UNIT_NOT_FOUND", "Unknown unit"))
         if record.custom_ef_record_id is not None:
-            custom = customs.get(str(record.custom_ef_record_id))
+            custom = customs.get(text[record.custom_ef_record_id])
             if (
                 custom is None
                 or custom["deleted_at"]

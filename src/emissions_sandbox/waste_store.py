@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
-import uuid
 from typing import Any
 
 from emissions_sandbox.clock import utc_now
-from emissions_sandbox.waste_records import WasteRecord
+from emissions_sandbox.waste_records import UuidText, WasteRecord
 
 # A waste's wire fields, in the order of the interface's Waste record (wire_models.Waste).
 WASTE_WIRE_FIELDS = (
@@ -47,6 +47,19 @@ WASTE_COLUMNS = ", ".join(
 WASTE_TABLE = "wastes w"
 
 
+def new_ids(count: int) -> list[str]:
+    """`count` random (version 4) uuids as text, as `str(uuid.uuid4())` writes them, from one
+    read of os.urandom: uuid4() asks the system for 16 bytes and builds a UUID object per id."""
+    digits = os.urandom(16 * count).hex()
+    ids = []
+    for start in range(0, 32 * count, 32):
+        h = digits[start : start + 32]
+        # version nibble 4; variant bits 10 (RFC 9562 §4.1), the other two bits stay random
+        variant = "89ab"[int(h[16], 16) & 3]
+        ids.append(f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{variant}{h[17:20]}-{h[20:]}")
+    return ids
+
+
 def insert_wastes(
     conn: sqlite3.Connection,
     records: list[WasteRecord],
@@ -57,7 +70,8 @@ def insert_wastes(
 ) -> list[str]:
     """Insert `loading` wastes (and their client_choice configs); returns their ids in order."""
     now = utc_now()
-    ids = [str(uuid.uuid4()) for _ in records]
+    ids = new_ids(len(records))
+    text = UuidText()
     conn.executemany(
         """INSERT INTO wastes (id, organization_id, facility_id, identification_name,
         description, destination, start_date, end_date, base_quantity, unit_id, waste_efs_id,
@@ -67,15 +81,15 @@ def insert_wastes(
             (
                 waste_id,
                 organization_id,
-                str(r.facility_id),
+                text[r.facility_id],
                 r.identification_name,
                 r.description,
                 r.destination,
                 r.start_date.isoformat(),
                 r.end_date.isoformat(),
                 r.base_quantity,
-                str(r.unit_id),
-                str(r.waste_efs_id) if r.waste_efs_id else None,
+                text[r.unit_id],
+                text[r.waste_efs_id] if r.waste_efs_id else None,
                 r.total_km_to_waste_center,
                 r.client_row_id,
                 ingest_job_id,
@@ -90,7 +104,7 @@ def insert_wastes(
     conn.executemany(
         "INSERT INTO waste_calculation_configs (waste_id, custom_ef_record_id) VALUES (?, ?)",
         [
-            (waste_id, str(r.custom_ef_record_id))
+            (waste_id, text[r.custom_ef_record_id])
             for waste_id, r in zip(ids, records, strict=True)
             if r.custom_ef_record_id
         ],

@@ -9,6 +9,7 @@ import httpx
 import pytest
 from pydantic import BaseModel, TypeAdapter
 
+from emissions_sandbox.waste_store import new_ids
 from emissions_sandbox.wire_models import IngestJobItemPage, IngestJobPage, WastePage
 from tests.sandbox_fixture import SandboxServer
 
@@ -325,3 +326,11 @@ def test_another_organizations_wastes_are_not_listed(
     with sandbox.client(sandbox.other_org) as other:
         page = other.get("/v2/wastes", params={"size": 100}).json()
     assert job["id"] not in {w["ingest_job_id"] for w in page["items"]}
+
+
+def test_new_waste_ids_are_distinct_version_4_uuids_as_str_writes_them() -> None:
+    ids = new_ids(2000)
+    assert len(set(ids)) == 2000
+    for text in ids:
+        parsed = uuid.UUID(text)
+        assert (parsed.version, parsed.variant, str(parsed)) == (4, uuid.RFC_4122, text)
