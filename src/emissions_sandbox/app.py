@@ -22,7 +22,7 @@ from emissions_sandbox.api import (
 )
 from emissions_sandbox.body_limit import BodyLimitMiddleware
 from emissions_sandbox.calculation import CalculationWorker
-from emissions_sandbox.db import Database
+from emissions_sandbox.db import Database, WalCheckpointer
 from emissions_sandbox.errors import install_error_handlers
 from emissions_sandbox.settings import SandboxSettings
 from emissions_sandbox.wire_models import add_components, use_problem_media_type
@@ -36,6 +36,8 @@ def create_app(settings: SandboxSettings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        checkpointer = WalCheckpointer(db)
+        checkpointer.start()
         worker = CalculationWorker(db, settings)
         app.state.calculation_worker = worker
         worker.start()
@@ -45,6 +47,7 @@ def create_app(settings: SandboxSettings) -> FastAPI:
         finally:
             extensions.stop_workers(app)
             worker.stop()
+            checkpointer.stop()
 
     app = FastAPI(
         title="Emissions Accounting Service (sandbox)",
