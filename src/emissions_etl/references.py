@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import numpy as np
 import pandas as pd
 
 from emissions_etl.rejects import RejectCode, empty_rejects, make_rejects
@@ -74,19 +75,29 @@ class ReferenceTable:
         return _norm(item.get(self.spec.scope, "")) if self.spec.scope else ""
 
     def resolve(self, values: pd.Series, scope: pd.Series | None = None) -> pd.Series:
-        """Ids for ``values`` (NA where unknown or empty), preferring the row's ``scope``."""
-        keys = values.astype("str").fillna("").map(_norm)
-        scopes = (
-            scope.astype("str").fillna("").map(_norm)
+        """Ids for ``values`` (NA where unknown or empty), preferring the row's ``scope``.
+
+        Each distinct (value, scope) is looked up once: a column names a few facilities or
+        units thousands of times."""
+        keys, key_values = pd.factorize(values.astype("str").fillna(""))
+        scopes, scope_values = (
+            pd.factorize(scope.astype("str").fillna(""))
             if scope is not None and self.spec.scope
-            else pd.Series("", index=values.index)
+            else (np.zeros(len(values), dtype=np.int64), np.array([""], dtype=object))
         )
+        width = max(len(scope_values), 1)
+        codes, distinct = pd.factorize(keys.astype(np.int64) * width + scopes)
         fallback = _norm(self.spec.fallback_scope or "")
-        resolved = [
-            self._lookup.get((s, k)) or self._lookup.get((fallback, k)) if k else None
-            for k, s in zip(keys, scopes, strict=True)
-        ]
-        return pd.Series(resolved, index=values.index, dtype="str")
+        found = []
+        for pair in distinct.tolist():
+            key, in_scope = _norm(key_values[pair // width]), _norm(scope_values[pair % width])
+            found.append(
+                self._lookup.get((in_scope, key)) or self._lookup.get((fallback, key))
+                if key
+                else None
+            )
+        ids = np.array(found, dtype=object)[codes]
+        return pd.Series(ids, index=values.index, dtype="str")
 
     def known_names(self) -> list[str]:
         """The names people may write (first key of each item), sorted."""

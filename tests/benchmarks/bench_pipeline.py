@@ -81,11 +81,12 @@ def measure_one(workdir: Path, rows: int, fmt: str) -> dict:
     shutil.rmtree(run_dir, ignore_errors=True)
     run_dir.mkdir()
 
+    children_before = _cpu(resource.RUSAGE_CHILDREN)  # the sandbox's init and create-org
     with running_sandbox(run_dir) as sandbox:
         create_facilities(sandbox)
         auth = ApiKeyAuth(sandbox.api_key, sandbox.organization_id)
         with EmissionsClient(sandbox.base_url, auth, ca_file=sandbox.ca_file) as client:
-            started = time.perf_counter()
+            started, cpu_before = time.perf_counter(), _cpu(resource.RUSAGE_SELF)
             summary = load_file(
                 path,
                 api=client,
@@ -94,15 +95,25 @@ def measure_one(workdir: Path, rows: int, fmt: str) -> dict:
                 options=LoadOptions(),
             )
             total = time.perf_counter() - started
+            client_cpu = _cpu(resource.RUSAGE_SELF) - cpu_before
+    # the served sandbox, start-up included, once it has exited
+    sandbox_cpu = _cpu(resource.RUSAGE_CHILDREN) - children_before
     return {
         "format": fmt,
         "rows": rows,
         "load_total_s": round(total, 2),
         **{f"load_{k}_s": round(v, 2) for k, v in sorted(summary.seconds.items())},
         "rows_per_s": round(rows / total),
+        "client_cpu_s": round(client_cpu, 1),
+        "sandbox_cpu_s": round(sandbox_cpu, 1),
         "loaded": summary.rows_loaded,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
     }
+
+
+def _cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
