@@ -146,7 +146,6 @@ def _calculate_chunk(
             waste_updates.append(
                 ("active", result.quantity, result.co2e, 0.0, None, now, row["waste_rowid"])
             )
-            item_updates.append(("succeeded", None, None, job_id, row[0]))
         else:
             failed += 1
             waste_updates.append(
@@ -165,7 +164,20 @@ def _calculate_chunk(
         WHERE job_id = ? AND source_row_index = ?""",
         item_updates,
     )
+    _mark_succeeded(conn, job_id, chunk_index)
     return succeeded, failed
+
+
+def _mark_succeeded(conn: sqlite3.Connection, job_id: str, chunk_index: int) -> None:
+    """The chunk's items still pending once its failed and skipped ones are marked are the ones
+    that succeeded (same transaction, so nothing else changed them): one statement along the
+    chunk's index rather than a lookup of each item by its key."""
+    conn.execute(
+        """UPDATE ingest_job_items SET stage = 'calculate', status = 'succeeded',
+        error_code = NULL, error_params = NULL, attempt_count = attempt_count + 1
+        WHERE job_id = ? AND chunk_index = ? AND status = 'pending'""",
+        (job_id, chunk_index),
+    )
 
 
 def _delete_chunk(
