@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from emissions_etl.errors import EmptySourceError, StrictModeError
+from emissions_etl.prefetch import prefetched
 from emissions_etl.profiles.inputs import ProfileInputs
 from emissions_etl.profiles.reading import read_batches
 from emissions_etl.readback import read_records, remote_frame
@@ -199,9 +200,8 @@ def load_file(
                 _check_strict(path, spec, options, references, writer, run_id)
             all_rejects = [summary.rejects]
             try:
-                for read, valid, rejects in clock.timed(
-                    "read_validate", iter_validated(path, spec, options)
-                ):
+                batches = prefetched(iter_validated(path, spec, options), name="read-ahead")
+                for read, valid, rejects in clock.timed("read_validate", batches):
                     notify("read", read)
                     result = _load_batch(valid, references, context, summary, options, strategy)
                     all_rejects += [rejects, *result.rejects]
