@@ -25,9 +25,9 @@ PageSize = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)]
 
 
 class PageParams:
-    """`page` (default 1) and `size` (default 50, at most 100) query parameters."""
+    """The `page` and `size` a list was asked for; routes take it as `Depends(page_params)`."""
 
-    def __init__(self, page: PageNumber = 1, size: PageSize = 50) -> None:
+    def __init__(self, page: int, size: int) -> None:
         self.page = page
         self.size = size
 
@@ -36,11 +36,16 @@ class PageParams:
         return (self.page - 1) * self.size
 
 
-class SmallPageParams(PageParams):
-    """The logistics lists' paging: `size` defaults to 10."""
+# The paging dependencies are coroutines: FastAPI runs a class or a plain function dependency on
+# its thread pool, and that hop (for two integers) was about a seventh of a page read's CPU.
+async def page_params(page: PageNumber = 1, size: PageSize = 50) -> PageParams:
+    """`page` (default 1) and `size` (default 50, at most 100) query parameters."""
+    return PageParams(page, size)
 
-    def __init__(self, page: PageNumber = 1, size: PageSize = 10) -> None:
-        super().__init__(page, size)
+
+async def small_page_params(page: PageNumber = 1, size: PageSize = 10) -> PageParams:
+    """The logistics lists' paging: `size` defaults to 10."""
+    return PageParams(page, size)
 
 
 def select_page(

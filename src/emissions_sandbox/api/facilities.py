@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from emissions_sandbox.auth import Principal, require_api_key_or_jwt
 from emissions_sandbox.clock import utc_now
 from emissions_sandbox.errors import ServiceError
-from emissions_sandbox.pagination import PageParams, in_clause, select_page
+from emissions_sandbox.pagination import PageParams, in_clause, page_params, select_page
 from emissions_sandbox.wire_models import V1_RESPONSES
 
 router = APIRouter(tags=["facilities"], responses=V1_RESPONSES)
@@ -117,7 +117,7 @@ def list_facilities(
     country: str | None = Query(None),
     type: str | None = Query(None),
     status: list[Literal["active", "archived"]] | None = Query(None),
-    paging: PageParams = Depends(),
+    paging: PageParams = Depends(page_params),
     principal: Principal = Depends(require_api_key_or_jwt),
 ) -> dict[str, Any]:
     where = ["f.organization_id = ?", "f.deleted_at IS NULL"]

@@ -12,7 +12,13 @@ from emissions_sandbox.auth import Principal, require_api_key
 from emissions_sandbox.clock import parse_timestamp
 from emissions_sandbox.errors import ServiceError
 from emissions_sandbox.ingest_jobs import item_to_wire, job_to_wire, read_job
-from emissions_sandbox.pagination import PageParams, in_clause, page_response, select_page
+from emissions_sandbox.pagination import (
+    PageParams,
+    in_clause,
+    page_params,
+    page_response,
+    select_page,
+)
 from emissions_sandbox.wire_models import (
     PROBLEM_RESPONSES,
     IngestJob,
@@ -32,7 +38,7 @@ def list_ingest_jobs(
     operation: list[Literal["create", "delete"]] | None = Query(None),
     created_after: datetime | None = Query(None),
     created_before: datetime | None = Query(None),
-    paging: PageParams = Depends(),
+    paging: PageParams = Depends(page_params),
     principal: Principal = Depends(require_api_key),
 ) -> Response:
     """Newest first."""
@@ -83,7 +89,7 @@ def list_ingest_job_items(
     job_id: UUID,
     request: Request,
     status: list[ItemStatus] | None = Query(None),
-    paging: PageParams = Depends(),
+    paging: PageParams = Depends(page_params),
     principal: Principal = Depends(require_api_key),
 ) -> Response:
     _job_or_404(request, principal, job_id)

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Query, Request
 
 from emissions_sandbox.auth import Principal, require_api_key_or_jwt
-from emissions_sandbox.pagination import PageParams, select_page
+from emissions_sandbox.pagination import PageParams, page_params, select_page
 from emissions_sandbox.wire_models import V1_RESPONSES
 
 router = APIRouter(tags=["reference"], responses=V1_RESPONSES)
@@ -28,7 +28,7 @@ def list_waste_efs(
     region: str | None = Query(None),
     low_code: str | None = Query(None, description="exact LER code, 6 digits, no spaces"),
     rd_code: str | None = Query(None),
-    paging: PageParams = Depends(),
+    paging: PageParams = Depends(page_params),
     _: Principal = Depends(require_api_key_or_jwt),
 ) -> dict[str, Any]:
     where, params = [], []

@@ -12,7 +12,13 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from emissions_sandbox.auth import Principal, require_api_key
 from emissions_sandbox.clock import parse_timestamp
 from emissions_sandbox.errors import ServiceError
-from emissions_sandbox.pagination import PageParams, in_clause, page_response, select_page
+from emissions_sandbox.pagination import (
+    PageParams,
+    in_clause,
+    page_params,
+    page_response,
+    select_page,
+)
 from emissions_sandbox.waste_store import WASTE_COLUMNS, WASTE_TABLE, waste_to_wire
 from emissions_sandbox.wire_models import PROBLEM_RESPONSES, WastePage
 
@@ -29,7 +35,7 @@ def list_wastes(
     start_date: date | None = Query(None, description="start_date >= this date"),
     end_date: date | None = Query(None, description="end_date <= this date"),
     updated_since: str | None = Query(None, description="ISO timestamp; updated_at >= it"),
-    paging: PageParams = Depends(),
+    paging: PageParams = Depends(page_params),
     principal: Principal = Depends(require_api_key),
 ) -> Response:
     where = ["w.organization_id = ?"]

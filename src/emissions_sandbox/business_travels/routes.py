@@ -29,7 +29,7 @@ from emissions_sandbox.business_travels.models import (
     TravelStatus,
 )
 from emissions_sandbox.errors import ServiceError
-from emissions_sandbox.pagination import PageParams, in_clause, select_page
+from emissions_sandbox.pagination import PageParams, in_clause, page_params, select_page
 from emissions_sandbox.wire_models import V1_RESPONSES
 
 router = APIRouter(prefix="/v1/business-travels", tags=["business travels"], responses=V1_RESPONSES)
@@ -89,7 +89,7 @@ def list_business_travels(
     end_date: date | None = Query(None, description="travel_date on or before (inclusive)"),
     transport_type: list[TransportType] | None = Query(None),
     status: list[TravelStatus] | None = Query(None),
-    paging: PageParams = Depends(),
+    paging: PageParams = Depends(page_params),
     principal: Principal = Caller,
 ) -> dict[str, Any]:
     where, params = ["organization_id = ?"], [principal.organization_id]

@@ -27,7 +27,7 @@ from emissions_sandbox.employees.models import (
     Situation,
 )
 from emissions_sandbox.errors import ServiceError
-from emissions_sandbox.pagination import PageParams, in_clause, select_page
+from emissions_sandbox.pagination import PageParams, in_clause, page_params, select_page
 from emissions_sandbox.wire_models import V1_RESPONSES
 
 router = APIRouter(tags=["employees"], responses=V1_RESPONSES)
@@ -61,7 +61,7 @@ def list_employees(
     transport_type: list[CommutingTransport] | None = Query(
         None, description="employees with a commuting period of these types"
     ),
-    paging: PageParams = Depends(),
+    paging: PageParams = Depends(page_params),
     principal: Principal = Caller,
 ) -> dict[str, Any]:
     where, params = ["organization_id = ?"], [principal.organization_id]
@@ -162,7 +162,7 @@ def create_commuting_period(
 def list_commuting_periods(
     request: Request,
     employee_id: uuid.UUID = Query(...),
-    paging: PageParams = Depends(),
+    paging: PageParams = Depends(page_params),
     principal: Principal = Caller,
 ) -> dict[str, Any]:
     conn = request.app.state.db.reader()

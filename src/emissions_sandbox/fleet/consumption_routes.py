@@ -24,7 +24,7 @@ from emissions_sandbox.fleet.models import (
     VehicleConsumption,
     VehicleConsumptionPage,
 )
-from emissions_sandbox.pagination import PageParams, in_clause, select_page
+from emissions_sandbox.pagination import PageParams, in_clause, page_params, select_page
 from emissions_sandbox.wire_models import V1_RESPONSES
 
 router = APIRouter(prefix="/v1/vehicles", tags=["vehicles"], responses=V1_RESPONSES)
@@ -86,7 +86,7 @@ def list_consumptions(
     vehicle_id: uuid.UUID,
     request: Request,
     status: list[ConsumptionStatus] | None = Query(None),
-    paging: PageParams = Depends(),
+    paging: PageParams = Depends(page_params),
     principal: Principal = Caller,
 ) -> Any:
     conn = request.app.state.db.reader()

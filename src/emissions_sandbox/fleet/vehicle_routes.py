@@ -27,7 +27,7 @@ from emissions_sandbox.fleet.models import (
     VehicleUpdate,
 )
 from emissions_sandbox.fleet.reference import unknown_vehicles, vehicle_fuels
-from emissions_sandbox.pagination import PageParams, in_clause, select_page
+from emissions_sandbox.pagination import PageParams, in_clause, page_params, select_page
 from emissions_sandbox.wire_models import V1_RESPONSES
 
 router = APIRouter(prefix="/v1/vehicles", tags=["vehicles"], responses=V1_RESPONSES)
@@ -115,7 +115,7 @@ def list_vehicles(
     unknown_vehicle_id: list[uuid.UUID] | None = Query(None),
     vehicle_fuel_id: list[uuid.UUID] | None = Query(None),
     sort: list[VehicleSort] | None = Query(None, description="field, `-` for descending"),
-    paging: PageParams = Depends(),
+    paging: PageParams = Depends(page_params),
     principal: Principal = Caller,
 ) -> Any:
     org_clause = (

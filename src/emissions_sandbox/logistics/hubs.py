@@ -16,7 +16,7 @@ from emissions_sandbox.clock import utc_now
 from emissions_sandbox.errors import ServiceError
 from emissions_sandbox.logistics.hub_models import Hub, HubCreate, HubPage, HubType, HubUpdate
 from emissions_sandbox.logistics.models import ValidationProblem
-from emissions_sandbox.pagination import SmallPageParams, in_clause, select_page
+from emissions_sandbox.pagination import PageParams, in_clause, select_page, small_page_params
 from emissions_sandbox.wire_models import V1_RESPONSES, V1Error
 
 router = APIRouter(prefix="/v1/logistic-hubs", tags=["logistic hubs"], responses=V1_RESPONSES)
@@ -97,7 +97,7 @@ def list_hubs(
     category: str | None = Query(None, max_length=100),
     type: HubType | None = Query(None),
     status: list[Literal["active", "archived"]] | None = Query(None),
-    paging: SmallPageParams = Depends(),
+    paging: PageParams = Depends(small_page_params),
     principal: Principal = Caller,
 ) -> dict[str, Any]:
     where, params = ["h.organization_id = ?"], [principal.organization_id]

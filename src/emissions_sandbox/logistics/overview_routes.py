@@ -17,7 +17,7 @@ from emissions_sandbox.logistics.models import (
     Summary,
     TocOut,
 )
-from emissions_sandbox.pagination import SmallPageParams, select_page
+from emissions_sandbox.pagination import PageParams, select_page, small_page_params
 from emissions_sandbox.wire_models import V1_RESPONSES
 
 router = APIRouter(tags=["logistics"], responses=V1_RESPONSES)
@@ -53,7 +53,7 @@ def list_packages(
     movement_id: str | None = Query(None, max_length=255),
     client: str | None = Query(None, max_length=255),
     package_key: str | None = Query(None, max_length=255),
-    paging: SmallPageParams = Depends(),
+    paging: PageParams = Depends(small_page_params),
     principal: Principal = Caller,
 ) -> dict[str, Any]:
     """A Package page (no `pages`); items carry `legs` only when filtered by `package_key`."""

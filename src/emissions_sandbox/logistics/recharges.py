@@ -23,7 +23,7 @@ from emissions_sandbox.logistics.models import (
     RechargeIn,
     RechargePage,
 )
-from emissions_sandbox.pagination import SmallPageParams, in_clause, select_page
+from emissions_sandbox.pagination import PageParams, in_clause, select_page, small_page_params
 from emissions_sandbox.wire_models import V1_RESPONSES, V1Error
 
 router = APIRouter(tags=["logistics"])
@@ -121,7 +121,7 @@ def list_recharges(
     date_from: str | None = Query(None, pattern=r"^\d{4}-\d{2}-\d{2}$"),
     date_until: str | None = Query(None, pattern=r"^\d{4}-\d{2}-\d{2}$"),
     project_id: str | None = Query(None, max_length=64),
-    paging: SmallPageParams = Depends(),
+    paging: PageParams = Depends(small_page_params),
     principal: Principal = Caller,
 ) -> dict[str, Any]:
     where, params = ["organization_id = ?"], [principal.organization_id]

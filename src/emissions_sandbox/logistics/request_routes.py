@@ -24,7 +24,7 @@ from emissions_sandbox.logistics.models import (
     RequestPage,
     ValidationProblem,
 )
-from emissions_sandbox.pagination import SmallPageParams, select_page
+from emissions_sandbox.pagination import PageParams, select_page, small_page_params
 from emissions_sandbox.wire_models import PROBLEM_RESPONSES, V1_RESPONSES, V1Error
 
 router = APIRouter(tags=["logistics"])
@@ -124,7 +124,7 @@ def list_requests(
     package_key: str | None = Query(None, max_length=255),
     hub_id: str | None = Query(None, max_length=64),
     status: Literal["pending", "active", "error"] | None = Query(None),
-    paging: SmallPageParams = Depends(),
+    paging: PageParams = Depends(small_page_params),
     principal: Principal = Caller,
 ) -> dict[str, Any]:
     filters = {"movement_id": movement_id, "client": client, "package_key": package_key,

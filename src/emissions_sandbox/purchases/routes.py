@@ -17,7 +17,7 @@ from fastapi.exceptions import RequestValidationError
 
 from emissions_sandbox.auth import Principal, require_api_key
 from emissions_sandbox.errors import ServiceError
-from emissions_sandbox.pagination import PageParams, in_clause, select_page
+from emissions_sandbox.pagination import PageParams, in_clause, page_params, select_page
 from emissions_sandbox.purchases import store
 from emissions_sandbox.purchases.models import (
     CUSTOM_FACTOR_RULE,
@@ -80,7 +80,7 @@ def list_purchases(
     expense_type: list[ExpenseType] | None = Query(None),
     file_id: list[uuid.UUID] | None = Query(None),
     file_name: list[str] | None = Query(None),
-    paging: PageParams = Depends(),
+    paging: PageParams = Depends(page_params),
     principal: Principal = Caller,
 ) -> Any:
     where, params = ["organization_id = ?"], [principal.organization_id]

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from emissions_sandbox.auth import Principal, require_org_admin
 from emissions_sandbox.db import Database
 from emissions_sandbox.errors import ServiceError
-from emissions_sandbox.pagination import PageParams, select_page
+from emissions_sandbox.pagination import PageParams, page_params, select_page
 from emissions_sandbox.webhooks import store
 from emissions_sandbox.webhooks.delivery import event_body, new_event_id
 from emissions_sandbox.webhooks.models import (
@@ -77,7 +77,7 @@ def create_webhook_endpoint(
 @router.get("", response_model=WebhookEndpointPage)
 def list_webhook_endpoints(
     request: Request,
-    paging: PageParams = Depends(),
+    paging: PageParams = Depends(page_params),
     principal: Principal = Depends(require_org_admin),
 ) -> dict[str, Any]:
     return select_page(
@@ -145,7 +145,7 @@ def list_webhook_deliveries(
     endpoint_id: str,
     request: Request,
     status: DeliveryStatus | None = Query(None),
-    paging: PageParams = Depends(),
+    paging: PageParams = Depends(page_params),
     principal: Principal = Depends(require_org_admin),
 ) -> dict[str, Any]:
     """Newest first."""
