@@ -38,7 +38,11 @@ def list_wastes(
     paging: PageParams = Depends(page_params),
     principal: Principal = Depends(require_api_key),
 ) -> Response:
-    where = ["w.organization_id = ?"]
+    # SQLite would walk the organization's wastes in creation order (the ORDER BY's index) and
+    # test each against a list of ids or client_row_ids: 0.2-0.3 s a request at 200,000
+    # wastes. Looking the listed ones up and sorting those takes 3 ms.
+    table = "wastes w INDEXED BY wastes_client_row" if client_row_id else WASTE_TABLE
+    where = ["+w.organization_id = ?" if ids and not client_row_id else "w.organization_id = ?"]
     params: list[Any] = [principal.organization_id]
     if ids:
         where.append(in_clause("w.id", ids))
@@ -78,7 +82,7 @@ def list_wastes(
         where.append("w.updated_at >= ?")
     page = select_page(
         request.app.state.db.reader(),
-        table=WASTE_TABLE,
+        table=table,
         where=where,
         params=params,
         order_by="w.created_at, w.rowid",
