@@ -22,11 +22,19 @@ from emissions_etl.errors import WarehouseError
 CONNECT_ATTEMPTS = 5
 CONNECT_PAUSE_SECONDS = 0.4
 
-#: DuckDB's buffer cap for our connections (it defaults to 80 % of the machine's memory).
-MEMORY_LIMIT = "256MB"
-#: WAL size that triggers a checkpoint. At DuckDB's 16 MB a 200,000-row load checkpointed
-#: about 40 times, 2.5 s in all; at 64 MB it is a few times, 1.5 s less, with no more memory.
-CHECKPOINT_THRESHOLD = "64MB"
+#: DuckDB's buffer cap (it defaults to 80 % of the machine's memory). A load appends batches of
+#: 25,000 rows and looks keys up: it needs little cache, and what does not fit spills to
+#: ``<file>.tmp``. At 256 MB DuckDB kept some 180 MB of the pages it had written, and a
+#: 200,000-row load peaked at 692 MB instead of 510 (bench_pipeline), at the same speed.
+WRITER_MEMORY_LIMIT = "64MB"
+#: Reports and analysts' queries scan whole views: more room before they spill.
+READER_MEMORY_LIMIT = "256MB"
+#: WAL size that triggers a checkpoint. A checkpoint writes the rows appended since the one before
+#: as row groups, and later checkpoints merge small row groups again: checkpointing every 25,000
+#: rows cost 1.9 s for 400,000 rows of one table, every 100,000 rows or more 0.4 s (measured,
+#: duckdb 2.0). A waste load writes some 1.5 KB of WAL a row, so 256 MB is one checkpoint every
+#: ~170,000 rows: a 400,000-row load spent 4.9 s checkpointing at 64 MB, 2.5 s at 256 MB.
+CHECKPOINT_THRESHOLD = "256MB"
 _HOLDER = re.compile(r"held in (?P<exe>\S+) \(PID (?P<pid>\d+)\)")
 
 
@@ -59,8 +67,8 @@ def connect(
             raise WarehouseError(f"{path}: cannot open ({first_line(error)})") from error
         else:
             con.execute("SET TimeZone = 'UTC'")
-            # A load streams batches; DuckDB need not cache the whole file in memory for it.
-            con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+            limit = READER_MEMORY_LIMIT if read_only else WRITER_MEMORY_LIMIT
+            con.execute(f"SET memory_limit = '{limit}'")
             if not read_only:
                 con.execute(f"SET checkpoint_threshold = '{CHECKPOINT_THRESHOLD}'")
             return con
