@@ -2,11 +2,13 @@
 
     .venv/bin/python tests/benchmarks/bench_pipeline.py   # 200k and 400k rows, csv and xlsx
     .venv/bin/python tests/benchmarks/bench_pipeline.py --rows 50000 --formats csv
+    .venv/bin/python tests/benchmarks/bench_pipeline.py --formats csv --repeat 3   # the targets
 
 Each measurement runs in its own process, against its own sandbox (TLS on loopback), so the
 peak memory figure (max RSS of the loading process, sandbox excluded) belongs to that run alone.
 Targets on a 2-core machine (issue #11): 200,000 rows from CSV under 25 s with a peak under
-600 MB; at 400,000 rows under 2.2x the time and 1.2x the memory (batches are streamed).
+600 MB; at 400,000 rows under 2.2x the time and 1.2x the memory (batches are streamed); the
+last lines say whether the fastest run of each size meets them.
 Reading and validating alone: ``bench_read_validate.py``.
 """
 
@@ -116,11 +118,22 @@ def _cpu(who: int) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+#: Issue #11's targets for CSV: the load of BASE_ROWS, and how the load of twice as many scales.
+BASE_ROWS, BASE_SECONDS, BASE_PEAK_MB = 200_000, 25.0, 600
+MAX_TIME_RATIO, MAX_MEMORY_RATIO = 2.2, 1.2
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rows", type=int, nargs="+", default=[200_000, 400_000])
     parser.add_argument("--formats", nargs="+", default=["csv", "xlsx"], choices=["csv", "xlsx"])
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/emissions-bench"))
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="runs of each measurement; the fastest counts (the others show the machine's noise)",
+    )
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
@@ -128,29 +141,62 @@ def main() -> None:
         print(json.dumps(measure_one(args.workdir, args.rows[0], args.formats[0])))
         return
     for fmt in args.formats:
+        best: dict[int, dict] = {}
         for rows in args.rows:
             make_input(args.workdir, rows, fmt)
-            done = subprocess.run(
-                [
-                    sys.executable,
-                    __file__,
-                    "--one",
-                    "--rows",
-                    str(rows),
-                    "--formats",
-                    fmt,
-                    "--workdir",
-                    str(args.workdir),
-                ],
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-            if done.returncode != 0:
-                print(f"{fmt} {rows}: failed\n{done.stderr[-2000:]}")
-                continue
-            figures = json.loads(done.stdout.strip().splitlines()[-1])
-            print("  ".join(f"{k}={v}" for k, v in figures.items()), flush=True)
+            for _ in range(args.repeat):
+                figures = _run_one(args.workdir, rows, fmt)
+                if figures is None:
+                    continue
+                print("  ".join(f"{k}={v}" for k, v in figures.items()), flush=True)
+                if rows not in best or figures["load_total_s"] < best[rows]["load_total_s"]:
+                    best[rows] = figures
+        if fmt == "csv":
+            _print_targets(best)
+
+
+def _run_one(workdir: Path, rows: int, fmt: str) -> dict | None:
+    """One measurement in a process of its own (its peak memory is the load's alone)."""
+    done = subprocess.run(
+        [sys.executable, __file__, "--one", "--rows", str(rows), "--formats", fmt,
+         "--workdir", str(workdir)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )  # fmt: skip
+    if done.returncode != 0:
+        print(f"{fmt} {rows}: failed\n{done.stderr[-2000:]}")
+        return None
+    figures: dict = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def _print_targets(best: dict[int, dict]) -> None:
+    """The issue's targets against the fastest run of each size."""
+    base = best.get(BASE_ROWS)
+    if base is None:
+        return
+    seconds, peak = base["load_total_s"], base["peak_rss_mb"]
+    print(
+        f"{BASE_ROWS:,} rows: {seconds} s "
+        f"({_verdict(seconds < BASE_SECONDS)} < {BASE_SECONDS:g} s), "
+        f"peak {peak} MB ({_verdict(peak < BASE_PEAK_MB)} < {BASE_PEAK_MB} MB)"
+    )
+    double = best.get(2 * BASE_ROWS)
+    if double is None:
+        return
+    time_ratio = double["load_total_s"] / seconds
+    memory_ratio = double["peak_rss_mb"] / peak
+    print(
+        f"{2 * BASE_ROWS:,} rows: {double['load_total_s']} s = {time_ratio:.2f}x "
+        f"({_verdict(time_ratio < MAX_TIME_RATIO)} < {MAX_TIME_RATIO}x), "
+        f"peak {double['peak_rss_mb']} MB = {memory_ratio:.2f}x "
+        f"({_verdict(memory_ratio < MAX_MEMORY_RATIO)} < {MAX_MEMORY_RATIO}x)"
+    )
+
+
+def _verdict(met: bool) -> str:
+    return "met:" if met else "NOT MET:"
 
 
 if __name__ == "__main__":
