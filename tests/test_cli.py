@@ -235,6 +235,36 @@ def test_template_writes_a_workbook_with_the_columns_a_unit_dropdown_and_an_abou
     assert {f"▸ {column}" for column in WASTES.columns} <= set(about)
 
 
+def test_load_help_shows_each_setting_option_with_its_environment_variable() -> None:
+    done = run("load", "--help", env={"COLUMNS": "200"})
+    for option, variable in (
+        ("--warehouse", "EMISSIONS_WAREHOUSE"),
+        ("--limits-file", "EMISSIONS_LIMITS_FILE"),
+        ("--shared-limits", "EMISSIONS_SHARED_LIMITS"),
+    ):
+        assert option in done.stdout
+        assert f"[env var: {variable}]" in done.stdout
+
+
+def test_an_unusable_setting_in_the_environment_exits_2_naming_it(tmp_path: Path) -> None:
+    path = write_wastes_xlsx(tmp_path / "ok.xlsx", [waste_row(1)])
+    done = run("load", str(path), env={"EMISSIONS_LIMITS_FILE": str(tmp_path / "f"),
+                                        "EMISSIONS_SHARED_LIMITS": "cluster"})  # fmt: skip
+    assert done.returncode == 2
+    assert "EMISSIONS_SHARED_LIMITS" in done.stderr
+    assert "'cluster'" in done.stderr
+
+
+def test_load_shares_the_limits_through_the_limits_file_given(tenant: Tenant) -> None:
+    path = write_wastes_xlsx(tenant.workdir / "w.xlsx", [waste_row(1)])
+    limits = tenant.workdir / "limits" / "shared.sqlite3"
+
+    done = run("load", str(path), "--limits-file", str(limits), env=service_env(tenant))
+
+    assert done.returncode == 0, done.stderr
+    assert limits.exists()
+
+
 def test_load_without_settings_exits_2_naming_what_is_missing(tmp_path: Path) -> None:
     path = write_wastes_xlsx(tmp_path / "ok.xlsx", [waste_row(1)])
     env = {k: v for k, v in os.environ.items() if not k.startswith("EMISSIONS_")}

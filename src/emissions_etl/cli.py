@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from emissions_etl import __version__
+from emissions_etl.limit_options import LimitsFileOption, SharedLimitsOption
 from emissions_etl.terminal import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE, fail, out, warn
 
 if TYPE_CHECKING:
@@ -147,11 +148,17 @@ def load(
     rejects: RejectsOption = None,
     warehouse: Annotated[
         Path | None,
-        typer.Option(help="DuckDB file [env var: EMISSIONS_WAREHOUSE; default warehouse.duckdb]."),
+        typer.Option(
+            envvar="EMISSIONS_WAREHOUSE",
+            show_envvar=True,
+            help="DuckDB file (default: warehouse.duckdb).",
+        ),
     ] = None,
     profile: ProfileOption = None,
     sector_map: SectorMapOption = None,
     default_country: DefaultCountryOption = None,
+    limits_file: LimitsFileOption = None,
+    shared_limits: SharedLimitsOption = None,
 ) -> None:
     """Load files into the service (settings from EMISSIONS_* variables) and the warehouse.
 
@@ -172,8 +179,14 @@ def load(
         planned = [(file, _spec_for(file, named, sheet)) for file in files]
         for file, _ in planned:
             _warn_sheet_on_csv(file, sheet)
+        given = {
+            "warehouse": warehouse,
+            "limits_file": limits_file,
+            "shared_limits": shared_limits.value if shared_limits else None,
+        }
         summaries = load_files(
-            planned, sheet=sheet, strict=strict, dry_run=dry_run, warehouse=warehouse,
+            planned, sheet=sheet, strict=strict, dry_run=dry_run,
+            settings={name: value for name, value in given.items() if value is not None},
             extra_options=profile_options(profile, sector_map, default_country),
         )  # fmt: skip
     except StrictModeError as error:

@@ -3,7 +3,14 @@ and where every resource's declared limits reach the client."""
 
 from __future__ import annotations
 
-from emissions_etl.client import ApiKeyAuth, EmissionsClient, LimitPolicy
+from emissions_etl.client import (
+    ApiKeyAuth,
+    EmissionsClient,
+    LimitPolicy,
+    LocalTokenSource,
+    PrefectTokenSource,
+    TokenSource,
+)
 from emissions_etl.resources import RESOURCES
 from emissions_etl.settings import Settings
 
@@ -22,5 +29,15 @@ def open_client(settings: Settings) -> EmissionsClient:
         auth,
         ca_file=settings.ca_file,
         policies=resource_limits(),
-        shared_limits_file=settings.limits_file,
+        token_source=limits_source(settings),
+        owns_token_source=True,
     )
+
+
+def limits_source(settings: Settings) -> TokenSource:
+    """Where the client takes its rate tokens and concurrency slots: the machine's limits file,
+    behind the Prefect server's limits when workers on several machines share the key."""
+    machine = LocalTokenSource(settings.limits_file)
+    if settings.shared_limits == "prefect":
+        return PrefectTokenSource(machine)
+    return machine

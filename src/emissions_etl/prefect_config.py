@@ -2,8 +2,9 @@
 
 Data engineers who run flows from the Prefect UI keep the key in a ``Secret`` block named
 ``emissions-api-key`` and the rest in variables ``emissions_api_url``,
-``emissions_organization_id``, ``emissions_ca_file``, ``emissions_warehouse`` and
-``emissions_inbox`` (``emissions-etl prefect-setup`` writes them). Everything here is read when
+``emissions_organization_id``, ``emissions_ca_file``, ``emissions_warehouse``,
+``emissions_inbox`` and ``emissions_shared_limits`` (``emissions-etl prefect-setup`` writes
+them). Everything here is read when
 a run starts, never when a deployment is made, so a changed variable applies to the next run.
 """
 
@@ -13,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pydantic import SecretStr
+from pydantic import SecretStr, TypeAdapter, ValidationError
 
 from emissions_etl.errors import ConfigurationError
 from emissions_etl.settings import Settings
@@ -26,6 +27,7 @@ VARIABLES = {
     "ca_file": "emissions_ca_file",
     "warehouse": "emissions_warehouse",
     "inbox": "emissions_inbox",
+    "shared_limits": "emissions_shared_limits",
 }
 #: What a load cannot do without, and where a deployment looks for it.
 REQUIRED = {
@@ -54,10 +56,27 @@ def resolve_settings(*, require_api: bool = True) -> Settings:
         if value:
             updates[field_name] = value
     if updates:
+        _check_variables(updates)
         settings = Settings.model_validate({**settings.model_dump(), **updates})
     if require_api:
         _require_api(settings)
     return settings
+
+
+def _check_variables(values: dict[str, Any]) -> None:
+    """ConfigurationError naming each Prefect variable whose value the setting cannot take."""
+    problems = []
+    for name, value in values.items():
+        annotation = Settings.model_fields[name].annotation
+        if annotation is None:
+            continue
+        try:
+            TypeAdapter(annotation).validate_python(value)
+        except ValidationError as error:
+            reason = error.errors()[0]["msg"]
+            problems.append(f"the Prefect variable {VARIABLES[name]}: {reason} (got {value!r})")
+    if problems:
+        raise ConfigurationError(f"invalid setting(s): {'; '.join(problems)}")
 
 
 def _require_api(settings: Settings) -> None:

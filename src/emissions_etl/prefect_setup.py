@@ -1,8 +1,10 @@
 """``emissions-etl prefect-setup``: make a Prefect server ready to run this project's deployments.
 
 Against the server in ``PREFECT_API_URL`` it creates or updates, and may be run again at will:
-the process work pool ``emissions-etl``, the Secret block ``emissions-api-key``, the variables
-the flows read (``prefect_config.VARIABLES``), then every deployment of ``flows/prefect.yaml``.
+the process work pool ``emissions-etl``, the global concurrency limits through which workers on
+several machines share the service's limits (``client.prefect_limits``), the Secret block
+``emissions-api-key``, the variables the flows read (``prefect_config.VARIABLES``), then every
+deployment of ``flows/prefect.yaml``.
 Values come from the current settings (``EMISSIONS_*`` or the command's options); a value not
 given leaves what the server holds untouched. Prefect is imported inside the functions so the
 CLI starts fast.
@@ -19,6 +21,8 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import SecretStr
 
+from emissions_etl.client import prefect_limits
+from emissions_etl.connection import resource_limits
 from emissions_etl.errors import ConfigurationError, EmissionsEtlError
 from emissions_etl.prefect_config import SECRET_BLOCK, VARIABLES
 from emissions_etl.prefect_steps import MARKER
@@ -47,6 +51,9 @@ def setup_prefect(settings: Settings, *, project_dir: Path, deploy: bool = True,
                 "`prefect server start`"
             )
         say(f"work pool {POOL} (process): {ensure_work_pool(client)}")
+    for limit in prefect_limits(resource_limits()):
+        outcome = ensure_global_concurrency_limit(limit.name, limit.limit)
+        say(f"global concurrency limit {limit.name} ({limit.limit} slots): {outcome}")
     if settings.api_key is not None:
         save_api_key(settings.api_key)
         say(f"Secret block {SECRET_BLOCK}: saved (value not shown)")
@@ -58,6 +65,11 @@ def setup_prefect(settings: Settings, *, project_dir: Path, deploy: bool = True,
         deploy_all(project_dir, api_url, say=say)
     from prefect.settings import get_current_settings
 
+    if settings.shared_limits == "machine":
+        say(
+            "runs share the service's limits with the processes of their own machine; with "
+            "workers on several machines: prefect-setup --shared-limits prefect"
+        )
     say(f"start a worker (from any folder, with this project's venv): {WORKER_COMMAND}")
     say(f"the UI: {get_current_settings().ui_url} (Deployments, Flow runs, Blocks, Variables)")
 
@@ -173,10 +185,10 @@ def _schedule_text(schedule: object) -> str:
 def ensure_global_concurrency_limit(
     name: str, limit: int, slot_decay_per_second: float | None = None
 ) -> Outcome:
-    """An active global concurrency limit shared by every worker, e.g. ``emissions-api-<purpose>``.
+    """An active global concurrency limit shared by every worker (``PrefectTokenSource``).
 
     With ``slot_decay_per_second`` it paces (Prefect's ``rate_limit``); without, it caps
-    concurrency. Left for the client's limiter to ask for: nothing creates one yet.
+    concurrency.
     """
     from prefect.client.orchestration import get_client
     from prefect.client.schemas.actions import (
@@ -191,7 +203,10 @@ def ensure_global_concurrency_limit(
         except ObjectNotFound:
             client.create_global_concurrency_limit(
                 GlobalConcurrencyLimitCreate(
-                    name=name, limit=limit, slot_decay_per_second=slot_decay_per_second, active=True
+                    name=name,
+                    limit=limit,
+                    slot_decay_per_second=slot_decay_per_second or 0.0,  # 0: released, not decayed
+                    active=True,
                 )
             )
             return "created"

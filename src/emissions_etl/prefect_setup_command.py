@@ -8,6 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
+from emissions_etl.limit_options import SharedLimitsOption
+
 
 def prefect_setup_command(
     api_url: Annotated[
@@ -29,6 +31,7 @@ def prefect_setup_command(
     inbox: Annotated[
         Path | None, typer.Option(help="Nightly inbox folder (default: $EMISSIONS_INBOX).")
     ] = None,
+    shared_limits: SharedLimitsOption = None,
     project_dir: Annotated[
         Path | None,
         typer.Option(help="Folder holding flows/ (default: $EMISSIONS_PROJECT_DIR, else here)."),
@@ -37,7 +40,8 @@ def prefect_setup_command(
         bool, typer.Option(help="Deploy every deployment of flows/prefect.yaml.")
     ] = True,
 ) -> None:
-    """Work pool, Secret block and variables on the Prefect server in PREFECT_API_URL, then deploy.
+    """Work pool, Secret block, variables and the service's limits on the Prefect server in
+    PREFECT_API_URL, then deploy.
 
     Paths are stored as given: a relative one is resolved from the project folder at run time.
     """
@@ -56,6 +60,7 @@ def prefect_setup_command(
         "ca_file": ca_file,
         "warehouse": warehouse,
         "inbox": inbox,
+        "shared_limits": shared_limits.value if shared_limits else None,
         "project_dir": project_dir,
     }
     console = Console()

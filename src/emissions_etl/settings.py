@@ -1,15 +1,18 @@
 """Connection and storage settings, read once at the edge (CLI, flows) and passed down.
 
 Environment variables are the public contract: ``EMISSIONS_API_URL``, ``EMISSIONS_API_KEY``,
-``EMISSIONS_ORGANIZATION_ID``, ``EMISSIONS_CA_FILE``, ``EMISSIONS_WAREHOUSE``; for Prefect
-deployments also ``EMISSIONS_INBOX`` and ``EMISSIONS_PROJECT_DIR`` (read when a run starts).
+``EMISSIONS_ORGANIZATION_ID``, ``EMISSIONS_CA_FILE``, ``EMISSIONS_WAREHOUSE``,
+``EMISSIONS_LIMITS_FILE`` and ``EMISSIONS_SHARED_LIMITS``; for Prefect deployments also
+``EMISSIONS_INBOX`` and ``EMISSIONS_PROJECT_DIR`` (read when a run starts).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from emissions_etl.client import DEFAULT_LIMITS_FILE
@@ -23,6 +26,13 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="EMISSIONS_", extra="ignore")
 
+    def __init__(self, **values: Any) -> None:
+        """Read the environment; a value it cannot use is one ConfigurationError naming it."""
+        try:
+            super().__init__(**values)
+        except ValidationError as error:
+            raise invalid_settings(error, lambda name: f"EMISSIONS_{name.upper()}") from None
+
     api_url: str | None = Field(default=None, description="Base URL of the service")
     api_key: SecretStr | None = Field(default=None, description="API key (x-api-key)")
     organization_id: str | None = Field(default=None, description="x-organization-id")
@@ -32,6 +42,12 @@ class Settings(BaseSettings):
         default=DEFAULT_LIMITS_FILE,
         description="SQLite file through which every process using one API key on this machine "
         "shares the service's rate and concurrency limits",
+    )
+    shared_limits: Literal["machine", "prefect"] = Field(
+        default="machine",
+        description="How processes using one API key share the service's limits: machine, "
+        "through the limits file; prefect, also across machines through the Prefect server's "
+        "global concurrency limits (`emissions-etl prefect-setup` creates them)",
     )
     inbox: Path | None = Field(default=None, description="Folder the nightly flow loads")
     project_dir: Path | None = Field(
@@ -54,3 +70,14 @@ class Settings(BaseSettings):
         if missing:
             raise ConfigurationError(f"missing setting(s): {', '.join(missing)}")
         return str(self.api_url), self.api_key or SecretStr(""), str(self.organization_id)
+
+
+def invalid_settings(error: ValidationError, source_of: Callable[[str], str]) -> ConfigurationError:
+    """One line naming each unusable value by where it came from (``source_of(field)``); the
+    API key's value is never shown."""
+    problems = []
+    for entry in error.errors():
+        field = str(entry["loc"][0]) if entry["loc"] else ""
+        shown = "" if field == "api_key" else f" (got {entry.get('input')!r})"
+        problems.append(f"{source_of(field)}: {entry['msg']}{shown}")
+    return ConfigurationError(f"invalid setting(s): {'; '.join(problems)}")

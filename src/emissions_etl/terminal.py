@@ -105,20 +105,19 @@ def load_files(
     sheet: str | None,
     strict: bool,
     dry_run: bool,
-    warehouse: Path | None,
+    settings: Mapping[str, Any] | None = None,
     extra_options: Mapping[str, Any] | None = None,
 ) -> list[FileOutcome]:
     """Load with live progress (rows read, sent, calculated per file); stops at the first
-    file that fails, as a command line should."""
+    file that fails, as a command line should. ``settings``: the command's options, over the
+    EMISSIONS_* environment."""
     from rich.progress import Progress, TextColumn, TimeElapsedColumn
 
     from emissions_etl.file_loads import load_files as load_in_order
     from emissions_etl.pipeline import LoadOptions
     from emissions_etl.settings import Settings
 
-    settings = Settings()
-    if warehouse:
-        settings = settings.model_copy(update={"warehouse": warehouse})
+    resolved = Settings(**(settings or {}))
     options = LoadOptions(sheet=sheet, strict=strict, dry_run=dry_run, **(extra_options or {}))
     columns = (TextColumn("{task.description}"), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True) as progress:
@@ -134,7 +133,7 @@ def load_files(
 
             return advance
 
-        return load_in_order(planned, settings=settings, options=options, progress=tracker,
+        return load_in_order(planned, settings=resolved, options=options, progress=tracker,
                              keep_going=False)  # fmt: skip
 
 

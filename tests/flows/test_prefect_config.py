@@ -10,13 +10,24 @@ from pathlib import Path
 
 import pytest
 
+from emissions_etl.client import LocalTokenSource, PrefectTokenSource
+from emissions_etl.connection import limits_source
 from emissions_etl.errors import ConfigurationError
 from emissions_etl.prefect_config import SECRET_BLOCK, VARIABLES, resolve_inbox, resolve_settings
 from emissions_etl.prefect_setup import prefect_api_url
 from emissions_etl.prefect_steps import MARKER, project_directory
 
 PROJECT = Path(__file__).resolve().parents[2]
-SETTINGS = ("API_URL", "API_KEY", "ORGANIZATION_ID", "CA_FILE", "WAREHOUSE", "INBOX", "PROJECT_DIR")
+SETTINGS = (
+    "API_URL",
+    "API_KEY",
+    "ORGANIZATION_ID",
+    "CA_FILE",
+    "WAREHOUSE",
+    "INBOX",
+    "PROJECT_DIR",
+    "SHARED_LIMITS",
+)
 
 
 pytestmark = pytest.mark.xdist_group("prefect-harness")  # one test server per worker
@@ -47,6 +58,48 @@ def test_settings_come_from_a_secret_block_and_variables(
     assert settings.api_key.get_secret_value() == "sk_live_from_block"
     assert (settings.api_url, settings.organization_id) == ("https://api.example.test", "org-1")
     assert "sk_live_from_block" not in repr(settings)
+
+
+@pytest.mark.flow
+def test_deployments_share_the_limits_through_prefect_when_the_variable_says_so(
+    prefect_server: None, no_emissions_env: None, tmp_path: Path
+) -> None:
+    from prefect.variables import Variable
+
+    Variable.set(VARIABLES["shared_limits"], "prefect", overwrite=True)
+    settings = resolve_settings(require_api=False).model_copy(
+        update={"limits_file": tmp_path / "limits.sqlite3"}
+    )
+    source = limits_source(settings)
+    source.close()
+
+    assert settings.shared_limits == "prefect"
+    assert isinstance(source, PrefectTokenSource)
+    assert (tmp_path / "limits.sqlite3").exists()  # the machine's pool stays under Prefect's
+
+    Variable.set(VARIABLES["shared_limits"], "machine", overwrite=True)
+    machine = limits_source(resolve_settings(require_api=False))
+    machine.close()
+    assert isinstance(machine, LocalTokenSource)
+
+
+@pytest.mark.flow
+def test_an_unusable_variable_is_one_error_naming_it(
+    prefect_server: None, no_emissions_env: None
+) -> None:
+    from prefect.variables import Variable
+
+    Variable.set(VARIABLES["shared_limits"], "cluster", overwrite=True)
+    try:
+        with pytest.raises(ConfigurationError) as raised:
+            resolve_settings(require_api=False)
+    finally:
+        Variable.unset(VARIABLES["shared_limits"])
+
+    assert str(raised.value) == (
+        "invalid setting(s): the Prefect variable emissions_shared_limits: Input should be "
+        "'machine' or 'prefect' (got 'cluster')"
+    )
 
 
 @pytest.mark.flow

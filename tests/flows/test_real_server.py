@@ -16,7 +16,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from emissions_etl.client import ApiKeyAuth, EmissionsClient
+from emissions_etl.client import DEFAULT_OCCUPY, ApiKeyAuth, EmissionsClient, prefect_limits
+from emissions_etl.connection import resource_limits
 from emissions_etl.prefect_config import SECRET_BLOCK, VARIABLES
 from emissions_etl.prefect_setup import (
     POOL,
@@ -26,6 +27,7 @@ from emissions_etl.prefect_setup import (
 )
 from emissions_etl.settings import Settings
 from emissions_etl.warehouse import Warehouse
+from tests.limits_driver import POLICIES, RATE_ROUTE, SLOT_ROUTE, Job, count_statuses, run_processes
 from tests.sandbox_fixture import OrgCredentials, SandboxServer, create_org
 
 from ..pipeline.tenancy import FACILITIES, waste_row, write_wastes_xlsx
@@ -227,3 +229,69 @@ def test_a_global_concurrency_limit_is_created_once_and_kept_as_asked(
     with get_client(sync_client=True) as client:
         limit = client.read_global_concurrency_limit_by_name(name)
     assert (limit.limit, limit.slot_decay_per_second, limit.active) == (6, 3.0, True)
+
+
+def test_setup_creates_a_prefect_limit_for_every_limit_of_the_service(
+    prepared: PreparedServer,
+) -> None:
+    from prefect.client.orchestration import get_client
+
+    wanted = prefect_limits(resource_limits())
+    with get_client(sync_client=True) as client:
+        held = {
+            limit.name: (limit.limit, limit.slot_decay_per_second, limit.active)
+            for limit in (client.read_global_concurrency_limit_by_name(w.name) for w in wanted)
+        }
+    # interface: Limits, 30/s and 10 in flight on the logistics routes the resources write to
+    assert held == {
+        "emissions-etl-post-v1-logistics-recharges": (30, 0.0, True),
+        "emissions-etl-post-v1-logistics-recharges-bulk-in-flight": (10, 0.0, True),
+        "emissions-etl-post-v1-logistics-requests": (30, 0.0, True),
+        "emissions-etl-post-v1-logistics-requests-bulk-in-flight": (10, 0.0, True),
+    }
+    assert any(
+        line.startswith("global concurrency limit emissions-etl-post-v1-logistics-requests ")
+        for line in prepared.output
+    )
+
+
+def _two_machines(
+    server: RealPrefectServer, sandbox: SandboxServer, route: str, *, hold: float | None
+) -> dict[int, int]:
+    """Two processes on one key, each with pools of its own (as on two machines) behind the
+    real server's limits, 8 threads each posting for 3 s: how many answers had each status."""
+    for limit in prefect_limits(POLICIES):
+        ensure_global_concurrency_limit(limit.name, limit.limit)
+    org = create_org(sandbox.db_path, f"Two machines {route}")
+    job = Job(
+        sandbox.base_url,
+        str(sandbox.ca_file),
+        org.organization_id,
+        route,
+        seconds=3.0,
+        threads=8,
+        hold=hold,
+        prefect_occupy=DEFAULT_OCCUPY,
+    )
+    rows, _ = run_processes([job, job], org.api_key, env=server.subprocess_env())
+    return count_statuses(rows)
+
+
+def test_workers_on_two_machines_share_one_keys_concurrency_cap_through_prefect(
+    real_prefect_server: RealPrefectServer, sandbox: SandboxServer
+) -> None:
+    # 16 threads against the sandbox's cap of 10 in flight: each machine alone would send 10.
+    statuses = _two_machines(real_prefect_server, sandbox, SLOT_ROUTE, hold=0.3)
+    print(f"\n{statuses[200]} requests of 0.3 s in 3 s through the Prefect concurrency limit")
+    assert set(statuses) == {200}, statuses
+    assert statuses[200] >= 16  # every thread gets through: no machine keeps the slots
+
+
+def test_workers_on_two_machines_share_one_keys_rate_through_prefect(
+    real_prefect_server: RealPrefectServer, sandbox: SandboxServer
+) -> None:
+    # 16 threads against the sandbox's 30 a second: each machine alone would send 30 a second.
+    statuses = _two_machines(real_prefect_server, sandbox, RATE_ROUTE, hold=None)
+    print(f"\n{statuses[200]} requests in 3 s through the Prefect rate limit")
+    assert set(statuses) == {200}, statuses
+    assert statuses[200] >= 30  # a third of the 3 s allowance: Prefect waits are long at times

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from emissions_etl.client._client import EmissionsClient
-from emissions_etl.client._prefect_budget import PrefectTokenSource
+from emissions_etl.client._prefect_budget import (
+    DEFAULT_OCCUPY,
+    PrefectLimit,
+    PrefectTokenSource,
+    limit_name,
+    prefect_limits,
+)
 from emissions_etl.client._shared_budget import DEFAULT_LIMITS_FILE, LocalTokenSource
 from emissions_etl.client._token_source import Bucket, Lease, TokenSource
 from emissions_etl.client.auth import ApiKeyAuth, JwtAuth, LegacyAuth
@@ -16,6 +22,7 @@ __all__ = [
     "ApiKeyAuth",
     "Bucket",
     "DEFAULT_LIMITS_FILE",
+    "DEFAULT_OCCUPY",
     "DEFAULT_POLICIES",
     "EmissionsClient",
     "JwtAuth",
@@ -23,11 +30,14 @@ __all__ = [
     "LegacyAuth",
     "LimitPolicy",
     "LocalTokenSource",
+    "PrefectLimit",
     "PrefectTokenSource",
     "RateLimitTransport",
     "RetryTransport",
     "TokenSource",
     "error_from_response",
     "iter_pages",
+    "limit_name",
     "parse_retry_after",
+    "prefect_limits",
 ]

@@ -48,11 +48,13 @@ class EmissionsClient:
         policies: Mapping[tuple[str, str], LimitPolicy] | None = None,
         shared_limits_file: Path | None = None,
         token_source: TokenSource | None = None,
+        owns_token_source: bool = False,
         max_connections: int = 32,
     ) -> None:
         """``shared_limits_file`` shares the limits with every process of this machine;
         ``token_source`` replaces that pool (``PrefectTokenSource`` for workers on several
-        machines)."""
+        machines), closed with the client when ``owns_token_source`` (else it may be shared
+        by several clients)."""
         _require_secure(base_url)
         limits = httpx.Limits(
             max_connections=max_connections, max_keepalive_connections=max_connections
@@ -67,6 +69,7 @@ class EmissionsClient:
                     policies=policies,
                     shared_budget_path=shared_limits_file,
                     token_source=token_source,
+                    owns_token_source=owns_token_source,
                 ),
                 max_attempts=max_attempts,
             ),

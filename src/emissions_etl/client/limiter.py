@@ -56,7 +56,8 @@ class RateLimitTransport(httpx.BaseTransport):
     """Wraps a transport; takes a rate token and a concurrency slot per (API key, endpoint).
 
     The tokens come from ``token_source``, by default a pool in this process's memory, or the
-    SQLite file at ``shared_budget_path`` shared by every process of the machine that opens it.
+    SQLite file at ``shared_budget_path`` shared by every process of the machine that opens it;
+    a given ``token_source`` is closed with the transport only when ``owns_token_source``.
     ``wall_clock`` and ``sleep`` are injectable for tests; without ``sleep`` a waiter also wakes
     as soon as another thread of this process gives a token back.
     """
@@ -68,6 +69,7 @@ class RateLimitTransport(httpx.BaseTransport):
         policies: Mapping[tuple[str, str], LimitPolicy] | None = None,
         shared_budget_path: Path | None = None,
         token_source: TokenSource | None = None,
+        owns_token_source: bool = False,
         wall_clock: Callable[[], float] = time.time,
         sleep: Callable[[float], None] | None = None,
     ) -> None:
@@ -77,7 +79,7 @@ class RateLimitTransport(httpx.BaseTransport):
             (method.upper(), _template_pattern(template), template, policy)
             for (method, template), policy in chosen.items()
         ]
-        self._owns_source = token_source is None
+        self._owns_source = token_source is None or owns_token_source
         self._source = token_source or LocalTokenSource(shared_budget_path)
         self._wall = wall_clock
         self._sleep = sleep
