@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 from emissions_etl.client._client import EmissionsClient
-from emissions_etl.client._prefect_budget import (
-    DEFAULT_OCCUPY,
-    PrefectLimit,
-    PrefectTokenSource,
-    limit_name,
-    prefect_limits,
-)
+from emissions_etl.client._prefect_budget import DEFAULT_OCCUPY, PrefectTokenSource
+from emissions_etl.client._prefect_limits import PrefectLimit, limit_name, prefect_limits
 from emissions_etl.client._shared_budget import DEFAULT_LIMITS_FILE, LocalTokenSource
 from emissions_etl.client._token_source import Bucket, Lease, TokenSource
 from emissions_etl.client.auth import ApiKeyAuth, JwtAuth, LegacyAuth

@@ -2,7 +2,7 @@
 
 A machine's processes share a LocalTokenSource file; machines share nothing but the Prefect
 server, whose global concurrency limits ``emissions-etl prefect-setup`` creates
-(``prefect_limits``): one per limit of the service, as large as that limit.
+(``_prefect_limits``): one per limit of the service, as large as that limit.
 
 - A rate of R a second: a limit of R slots. A process leases ``occupy`` slots at a time and
   spends them as tokens through its machine's pool, which still settles each token from the
@@ -20,23 +20,22 @@ server, whose global concurrency limits ``emissions-etl prefect-setup`` creates
   so other machines get their turn.
 
 A worker that dies holding slots gets them back when their lease ends (``LEASE_SECONDS``).
-Limits are named by ``limit_name``; ``name_of`` chooses other names (a prefix per API key when
-workers use several keys).
+``name_of`` chooses other limit names than ``limit_name``'s (a prefix per API key when workers
+use several keys).
 """
 
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from emissions_etl.client._prefect_limits import limit_name
 from emissions_etl.client._shared_budget import LocalTokenSource
 from emissions_etl.client._token_source import POLL_SECONDS, Bucket, Lease, TokenSource
-from emissions_etl.client.limiter import LimitPolicy
 
 logger = logging.getLogger("emissions_etl.client")
 
@@ -49,36 +48,8 @@ LEASE_SECONDS = 60.0
 LINGER_SECONDS = 0.25
 #: The longest a concurrency slot is kept from one request to the next before it goes back.
 HOLD_SECONDS = 5.0
-
-
-def limit_name(bucket: Bucket, prefix: str = "emissions-etl") -> str:
-    """``emissions-etl-post-v1-logistics-requests`` for a rate, ``...-requests-bulk-in-flight``
-    for a concurrency cap (Prefect names may not contain ``/``)."""
-    route = re.sub(r"[^a-z0-9]+", "-", bucket.route.lower()).strip("-")
-    suffix = "-in-flight" if bucket.kind == "slots" else ""
-    return f"{prefix}-{bucket.method.lower()}-{route}{suffix}"
-
-
-@dataclass(frozen=True)
-class PrefectLimit:
-    """A global concurrency limit PrefectTokenSource needs on the server."""
-
-    name: str
-    limit: int
-
-
-def prefect_limits(policies: Mapping[tuple[str, str], LimitPolicy]) -> list[PrefectLimit]:
-    """The limits to create on the Prefect server for ``policies`` (``prefect-setup`` does):
-    one per rate and per concurrency cap, as large as it."""
-    limits = []
-    for (method, route), policy in sorted(policies.items()):
-        if policy.rate_per_second:
-            bucket = Bucket("rate", "", method.upper(), route)
-            limits.append(PrefectLimit(limit_name(bucket), int(policy.rate_per_second)))
-        if policy.max_concurrency:
-            bucket = Bucket("slots", "", method.upper(), route)
-            limits.append(PrefectLimit(limit_name(bucket), policy.max_concurrency))
-    return limits
+#: The longest ``close`` waits for the windows of the last requests to end (they end within one).
+CLOSE_WAIT_SECONDS = 2.0
 
 
 @dataclass(eq=False)
@@ -90,7 +61,7 @@ class _Slot:
     idle_since: float | None = None
 
 
-@dataclass
+@dataclass(eq=False)
 class _RateLease:
     """``occupy`` slots of a rate's Prefect limit, held until their requests' windows end."""
 
@@ -98,7 +69,6 @@ class _RateLease:
     unused: int
     outstanding: int = 0  # tokens taken whose request has not been settled yet
     windows_end: float = 0.0  # when the last settled token's server window ends
-    given_back: bool = field(default=False)
 
 
 class PrefectTokenSource:
@@ -122,6 +92,7 @@ class PrefectTokenSource:
         self._timeout = timeout_seconds
         self._wall = wall_clock
         self._leases: dict[str, list[_RateLease]] = {}
+        self._ending: list[_RateLease] = []  # spent, given back once their windows end
         self._leasing: set[str] = set()
         self._spent_from: dict[Lease, _RateLease] = {}
         self._slots: dict[Lease, _Slot] = {}
@@ -181,14 +152,23 @@ class PrefectTokenSource:
         self._inner.match_server(bucket, used, since, until, now)
 
     def close(self) -> None:
+        """Give every slot back to Prefect: the rate leases once the windows of their last
+        requests have ended (another machine could otherwise send in a window this one has
+        used), so a close waits up to a second."""
         with self._lock:
-            held = [lease.slots for leases in self._leases.values() for lease in leases]
-            held += [slot.held for slot in self._slots.values()]
-            held += [slot.held for slots in self._idle_slots.values() for slot in slots]
-            self._leases, self._slots, self._spent_from, self._idle_slots = {}, {}, {}, {}
+            leases = [lease for held in self._leases.values() for lease in held] + self._ending
+            slots = [slot.held for slot in self._slots.values()]
+            slots += [slot.held for idle in self._idle_slots.values() for slot in idle]
+            self._leases, self._ending, self._slots, self._idle_slots = {}, [], {}, {}
+            self._spent_from = {}
         try:
-            for slots in held:
-                _give_to_prefect(slots)
+            for held in slots:
+                _give_to_prefect(held)
+            if leases:
+                last_window_end = max(lease.windows_end for lease in leases)
+                time.sleep(min(CLOSE_WAIT_SECONDS, max(0.0, last_window_end - self._wall())))
+            for lease in leases:
+                _give_to_prefect(lease.slots)
         finally:
             self._inner.close()
 
@@ -214,17 +194,26 @@ class PrefectTokenSource:
         with self._lock:
             lease.outstanding -= 1
             lease.windows_end = max(lease.windows_end, returns_at)
-            done = lease.unused == 0 and lease.outstanding == 0 and not lease.given_back
-            if done:
-                lease.given_back = True
-                self._leases[bucket.name] = [
-                    held for held in self._leases.get(bucket.name, []) if held is not lease
-                ]
-        if done:
+            spent = lease.unused == 0 and lease.outstanding == 0
+            held = self._leases.get(bucket.name, [])
+            if spent and lease in held:
+                held.remove(lease)
+                self._ending.append(lease)
+            else:
+                spent = False
+        if spent:
             wait = max(0.0, lease.windows_end - self._wall())
-            timer = threading.Timer(wait, _give_to_prefect, args=(lease.slots,))
+            timer = threading.Timer(wait, self._end, args=(lease,))
             timer.daemon = True
             timer.start()
+
+    def _end(self, lease: _RateLease) -> None:
+        with self._lock:
+            ending = lease in self._ending
+            if ending:
+                self._ending.remove(lease)
+        if ending:  # not given back by ``close`` meanwhile
+            _give_to_prefect(lease.slots)
 
     # -- concurrency caps ---------------------------------------------------------------------
 
