@@ -4,8 +4,8 @@ Data engineers who run flows from the Prefect UI keep the key in a ``Secret`` bl
 ``emissions-api-key`` and the rest in variables ``emissions_api_url``,
 ``emissions_organization_id``, ``emissions_ca_file``, ``emissions_warehouse``,
 ``emissions_inbox`` and ``emissions_shared_limits`` (``emissions-etl prefect-setup`` writes
-them). Everything here is read when
-a run starts, never when a deployment is made, so a changed variable applies to the next run.
+them). Everything here is read when a run starts, never when a deployment is made, so a changed
+variable applies to the next run.
 """
 
 from __future__ import annotations

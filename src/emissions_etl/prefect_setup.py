@@ -65,10 +65,11 @@ def setup_prefect(settings: Settings, *, project_dir: Path, deploy: bool = True,
         deploy_all(project_dir, api_url, say=say)
     from prefect.settings import get_current_settings
 
-    if settings.shared_limits == "machine":
+    if "shared_limits" not in settings.model_fields_set:
         say(
-            "runs share the service's limits with the processes of their own machine; with "
-            "workers on several machines: prefect-setup --shared-limits prefect"
+            f"workers on several machines share the service's limits through these global "
+            f"concurrency limits once the variable {VARIABLES['shared_limits']} is prefect: "
+            "prefect-setup --shared-limits prefect"
         )
     say(f"start a worker (from any folder, with this project's venv): {WORKER_COMMAND}")
     say(f"the UI: {get_current_settings().ui_url} (Deployments, Flow runs, Blocks, Variables)")

@@ -8,7 +8,6 @@ Environment variables are the public contract: ``EMISSIONS_API_URL``, ``EMISSION
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -31,7 +30,7 @@ class Settings(BaseSettings):
         try:
             super().__init__(**values)
         except ValidationError as error:
-            raise invalid_settings(error, lambda name: f"EMISSIONS_{name.upper()}") from None
+            raise _invalid_environment(error) from None
 
     api_url: str | None = Field(default=None, description="Base URL of the service")
     api_key: SecretStr | None = Field(default=None, description="API key (x-api-key)")
@@ -72,12 +71,11 @@ class Settings(BaseSettings):
         return str(self.api_url), self.api_key or SecretStr(""), str(self.organization_id)
 
 
-def invalid_settings(error: ValidationError, source_of: Callable[[str], str]) -> ConfigurationError:
-    """One line naming each unusable value by where it came from (``source_of(field)``); the
-    API key's value is never shown."""
+def _invalid_environment(error: ValidationError) -> ConfigurationError:
+    """One line naming each unusable value by its variable; the API key's is never shown."""
     problems = []
     for entry in error.errors():
         field = str(entry["loc"][0]) if entry["loc"] else ""
         shown = "" if field == "api_key" else f" (got {entry.get('input')!r})"
-        problems.append(f"{source_of(field)}: {entry['msg']}{shown}")
+        problems.append(f"EMISSIONS_{field.upper()}: {entry['msg']}{shown}")
     return ConfigurationError(f"invalid setting(s): {'; '.join(problems)}")
