@@ -59,7 +59,8 @@ def rate_line(label: str, rows: list[list[Any]], start: float, deadline: float) 
         f"{label}: {rate:.1f} req/s = {rate / RATE:.3f} of 30/s, "
         f"{sum(inside) / (RATE * len(inside)):.3f} in the {len(inside)} whole windows "
         f"({len(ok)} ok, per process {split}; {len(ok) / (RATE * overlapped):.3f} of the "
-        f"{overlapped} windows overlapped), 429s: {sum(1 for row in rows if row[2] == 429)}"
+        f"{overlapped} windows overlapped), 429s: {sum(1 for row in rows if row[2] == 429)}; "
+        f"whole windows: {' '.join(map(str, inside))}"
     )
 
 

@@ -16,8 +16,15 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from emissions_etl.client import DEFAULT_OCCUPY, ApiKeyAuth, EmissionsClient, prefect_limits
+from emissions_etl.client import (
+    DEFAULT_OCCUPY,
+    ApiKeyAuth,
+    EmissionsClient,
+    PrefectTokenSource,
+    prefect_limits,
+)
 from emissions_etl.connection import resource_limits
+from emissions_etl.errors import ConfigurationError
 from emissions_etl.prefect_config import SECRET_BLOCK, VARIABLES
 from emissions_etl.prefect_setup import (
     POOL,
@@ -284,7 +291,9 @@ def test_workers_on_two_machines_share_one_keys_concurrency_cap_through_prefect(
     statuses = _two_machines(real_prefect_server, sandbox, SLOT_ROUTE, hold=0.3)
     print(f"\n{statuses[200]} requests of 0.3 s in 3 s through the Prefect concurrency limit")
     assert set(statuses) == {200}, statuses
-    assert statuses[200] >= 16  # every thread gets through: no machine keeps the slots
+    # 10 slots for 3 s are 100 requests of 0.3 s; handing slots over between machines costs
+    # some (87 on an idle machine), and the other tests share the cores.
+    assert statuses[200] >= 50
 
 
 def test_workers_on_two_machines_share_one_keys_rate_through_prefect(
@@ -294,4 +303,26 @@ def test_workers_on_two_machines_share_one_keys_rate_through_prefect(
     statuses = _two_machines(real_prefect_server, sandbox, RATE_ROUTE, hold=None)
     print(f"\n{statuses[200]} requests in 3 s through the Prefect rate limit")
     assert set(statuses) == {200}, statuses
-    assert statuses[200] >= 30  # a third of the 3 s allowance: Prefect waits are long at times
+    # 30 a second for 3 s (106 on an idle machine: the run overlaps a fourth window); machines
+    # wait for a lease only until another gives one back, not for Prefect's Retry-After.
+    assert statuses[200] >= 60
+
+
+def test_a_prefect_limit_that_does_not_exist_stops_the_request_with_what_to_run(
+    real_prefect_server: RealPrefectServer, sandbox: SandboxServer
+) -> None:
+    org = create_org(sandbox.db_path, "Limit never created")
+    source = PrefectTokenSource(name_of=lambda bucket: "emissions-etl-never-created")
+    auth = ApiKeyAuth(org.api_key, org.organization_id)
+    with (
+        EmissionsClient(
+            sandbox.base_url,
+            auth,
+            ca_file=sandbox.ca_file,
+            policies=POLICIES,
+            token_source=source,
+            owns_token_source=True,
+        ) as client,
+        pytest.raises(ConfigurationError, match="emissions-etl-never-created.*prefect-setup"),
+    ):
+        client.request("POST", SLOT_ROUTE)  # asked in the background, raised to the request

@@ -4,71 +4,95 @@ A machine's processes share a LocalTokenSource file; machines share nothing but 
 server, whose global concurrency limits ``emissions-etl prefect-setup`` creates
 (``_prefect_limits``): one per limit of the service, as large as that limit.
 
-- A rate of R a second: a limit of R slots. A process leases ``occupy`` slots at a time and
-  spends them as tokens through its machine's pool, which still settles each token from the
-  server's headers. A lease goes back to Prefect only once every token in it has been spent and
-  the server window that counted its request has ended. Every lease that paid for a request of
-  a window is therefore still held when that window ends, so all machines together never send
-  more than R in one window: no 429, by construction. Prefect's leases are the cost: a call to
-  take one and one to give it back per ``occupy`` requests, and a lease Prefect cannot grant at
-  once is asked again after the Retry-After it answers, so the machines together reach less
-  than R (bench_limiter ``rate-prefect``).
+- A rate of R a second: a limit of R slots, leased ``occupy`` at a time. A lease is a pool of
+  ``occupy`` tokens of this process's own, held as long as the process keeps using it: a token
+  spent on a request comes back to the lease when the server window that counted the request
+  has ended (the machine's pool settles it from the server's headers), so a held lease pays for
+  ``occupy`` requests in every window without another Prefect call. A lease goes back to
+  Prefect only once all its tokens are back: every lease that paid for a request of a window is
+  therefore still held when that window ends, so all machines together never send more than R
+  in one window (no 429, by construction). A lease goes back when this process has left it
+  unused for ``IDLE_SECONDS``, and after ``TURN_SECONDS`` so that other machines get their
+  turn: spent first (the oldest lease is spent first in every window), so its last window is
+  used whole, and this process asks again only ``YIELD_SECONDS`` later.
 - A concurrency cap of N: a limit of N slots, one held by each request from before it is sent
   until its body is read. A slot a request gives back is kept a moment for this machine's next
-  request (``LINGER_SECONDS``), so a busy machine does not ask Prefect twice a request (each
-  ask it loses waits out Prefect's Retry-After); none is kept longer than ``HOLD_SECONDS``,
-  so other machines get their turn.
+  request (``LINGER_SECONDS``), so a busy machine does not ask Prefect twice a request; none is
+  kept longer than ``HOLD_SECONDS``, and this process then waits ``YIELD_SECONDS`` before it
+  asks again, so other machines get their turn.
 
-A worker that dies holding slots gets them back when their lease ends (``LEASE_SECONDS``).
+Machines waiting for slots ask Prefect every tenth of a second (``PrefectSlots``), so a slot
+given back is taken again within a fraction of a second. A worker that dies holding slots gets
+them back when their Prefect lease lapses (a minute).
 ``name_of`` chooses other limit names than ``limit_name``'s (a prefix per API key when workers
 use several keys).
 """
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections.abc import Callable
-from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from uuid import UUID
 
 from emissions_etl.client._prefect_limits import limit_name
+from emissions_etl.client._prefect_slots import PrefectSlots
 from emissions_etl.client._shared_budget import LocalTokenSource
 from emissions_etl.client._token_source import POLL_SECONDS, Bucket, Lease, TokenSource
 
-logger = logging.getLogger("emissions_etl.client")
-
 #: Rate tokens leased from Prefect at a time (a third of a 30/s window).
 DEFAULT_OCCUPY = 10
-#: A Prefect lease's duration (Prefect's shortest): renewed while it is held, and back in the pool
-#: this long after a worker died holding it.
-LEASE_SECONDS = 60.0
+#: A rate lease this process has taken no token from for this long goes back (once its tokens
+#: are back).
+IDLE_SECONDS = 1.0
+#: A rate lease held this long is spent and given back, so other machines get their turn.
+TURN_SECONDS = 5.0
 #: How long a concurrency slot is kept for this machine's next request after its own ends.
 LINGER_SECONDS = 0.25
 #: The longest a concurrency slot is kept from one request to the next before it goes back.
 HOLD_SECONDS = 5.0
+#: After giving a lease or a slot back for another machine's turn, this process waits this long
+#: before it asks for one again (a waiting machine asks every 0.1-0.15 s).
+YIELD_SECONDS = 0.3
+#: How long a request waits for this process's ask of a concurrency slot before it looks again
+#: (a slot another of its requests gives back wakes it at once).
+ASK_WAIT_SECONDS = 0.02
 #: The longest ``close`` waits for the windows of the last requests to end (they end within one).
 CLOSE_WAIT_SECONDS = 2.0
+#: How often held rate leases are checked for going back.
+TICK_SECONDS = 0.02
 
 
 @dataclass(eq=False)
 class _Slot:
     """One slot of a concurrency cap's Prefect limit, held by this process."""
 
-    held: ExitStack
+    lease_id: UUID
     taken_at: float
+    #: Since when it is unused: the server has surely let go of its last request by then.
     idle_since: float | None = None
 
 
 @dataclass(eq=False)
 class _RateLease:
-    """``occupy`` slots of a rate's Prefect limit, held until their requests' windows end."""
+    """``occupy`` slots of a rate's Prefect limit: a pool of as many tokens for this process,
+    each back when the server window of the request it paid for has ended."""
 
-    slots: ExitStack
-    unused: int
+    lease_id: UUID
+    granted_at: float
     outstanding: int = 0  # tokens taken whose request has not been settled yet
-    windows_end: float = 0.0  # when the last settled token's server window ends
+    returning: list[float] = field(default_factory=list)  # when settled tokens come back
+    last_taken: float = 0.0
+    turning: bool = False  # spent for its turn: given back once every token is back
+
+    def in_use(self, now: float) -> int:
+        self.returning = [at for at in self.returning if at > now]
+        return self.outstanding + len(self.returning)
+
+    def back_at(self) -> float:
+        """When every settled token is back."""
+        return max(self.returning, default=0.0)
 
 
 class PrefectTokenSource:
@@ -91,44 +115,66 @@ class PrefectTokenSource:
         self._name_of = name_of
         self._timeout = timeout_seconds
         self._wall = wall_clock
+        self._prefect = PrefectSlots()
         self._leases: dict[str, list[_RateLease]] = {}
-        self._ending: list[_RateLease] = []  # spent, given back once their windows end
         self._leasing: set[str] = set()
+        self._yield_until: dict[str, float] = {}
         self._spent_from: dict[Lease, _RateLease] = {}
         self._slots: dict[Lease, _Slot] = {}
         self._idle_slots: dict[str, list[_Slot]] = {}
         self._failure: BaseException | None = None
         self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._keeper: threading.Thread | None = None
 
     def take(
         self, bucket: Bucket, capacity: int, now: float, reclaim_delay: float
     ) -> Lease | float:
         if bucket.kind == "slots":
             return self._take_slot(bucket, capacity, now, reclaim_delay)
+        occupy = min(self._occupy, capacity)
         with self._lock:
             if self._failure is not None:
                 raise self._failure
-            unused = sum(lease.unused for lease in self._leases.setdefault(bucket.name, []))
-            # The next lease is asked for while half of this one is left, in the background,
-            # so requests do not stop for the Prefect round trip.
-            ask = unused <= self._occupy // 2 and bucket.name not in self._leasing
+            wall = self._wall()
+            leases = self._leases.setdefault(bucket.name, [])
+            free = sum(occupy - lease.in_use(wall) for lease in leases if not lease.turning)
+            # The next lease is asked for while half of one is left, in the background, so
+            # requests do not stop for the Prefect round trip.
+            ask = (
+                free <= occupy // 2
+                and len(leases) < capacity // occupy
+                and bucket.name not in self._leasing
+                and wall >= self._yield_until.get(bucket.name, 0.0)
+            )
             if ask:
                 self._leasing.add(bucket.name)
         if ask:
-            threading.Thread(
-                target=self._lease, args=(bucket,), name="prefect-lease", daemon=True
-            ).start()
-        if unused < 1:
+            self._ask(bucket, occupy)
+        if free < 1:
             return POLL_SECONDS
         got = self._inner.take(bucket, capacity, now, reclaim_delay)
         if not isinstance(got, Lease):
             return got
         with self._lock:
-            lease = next((held for held in self._leases[bucket.name] if held.unused), None)
+            wall = self._wall()
+            usable = [
+                lease
+                for lease in self._leases[bucket.name]
+                if not lease.turning and lease.in_use(wall) < occupy
+            ]
+            # The oldest first: it is the next to turn, and turns with its last window spent.
+            lease = min(usable, key=lambda held: held.granted_at, default=None)
             if lease is not None:
-                lease.unused -= 1
                 lease.outstanding += 1
+                lease.last_taken = wall
                 self._spent_from[got] = lease
+                # One lease turns at a time, so the others keep paying for requests meanwhile.
+                lease.turning = (
+                    wall - lease.granted_at >= TURN_SECONDS
+                    and lease.in_use(wall) >= occupy
+                    and not any(held.turning for held in self._leases[bucket.name])
+                )
         if lease is None:  # another client sharing this source spent the last one meanwhile
             self._inner.give_back(got, now)
             return POLL_SECONDS
@@ -138,11 +184,12 @@ class PrefectTokenSource:
         with self._lock:
             prefect_slot = self._slots.pop(lease, None)
             rate_lease = self._spent_from.pop(lease, None)
+            if rate_lease is not None:
+                rate_lease.outstanding -= 1
+                rate_lease.returning.append(returns_at)
         try:
             if prefect_slot is not None:
-                self._keep_or_release(lease.bucket, prefect_slot)
-            if rate_lease is not None:
-                self._settle(lease.bucket, rate_lease, returns_at)
+                self._keep_or_release(lease.bucket, prefect_slot, returns_at)
         finally:
             self._inner.give_back(lease, returns_at)
 
@@ -155,105 +202,143 @@ class PrefectTokenSource:
         """Give every slot back to Prefect: the rate leases once the windows of their last
         requests have ended (another machine could otherwise send in a window this one has
         used), so a close waits up to a second."""
+        self._closed.set()
+        if self._keeper is not None:
+            self._keeper.join(timeout=5)
         with self._lock:
-            leases = [lease for held in self._leases.values() for lease in held] + self._ending
-            slots = [slot.held for slot in self._slots.values()]
-            slots += [slot.held for idle in self._idle_slots.values() for slot in idle]
-            self._leases, self._ending, self._slots, self._idle_slots = {}, [], {}, {}
-            self._spent_from = {}
+            leases = [lease for held in self._leases.values() for lease in held]
+            slots = list(self._slots.values())
+            slots += [slot for idle in self._idle_slots.values() for slot in idle]
+            self._leases, self._slots, self._idle_slots, self._spent_from = {}, {}, {}, {}
         try:
-            for held in slots:
-                _give_to_prefect(held)
+            for slot in slots:
+                self._prefect.give_back(slot.lease_id)
             if leases:
-                last_window_end = max(lease.windows_end for lease in leases)
-                time.sleep(min(CLOSE_WAIT_SECONDS, max(0.0, last_window_end - self._wall())))
+                last_back = max(lease.back_at() for lease in leases)
+                time.sleep(min(CLOSE_WAIT_SECONDS, max(0.0, last_back - self._wall())))
             for lease in leases:
-                _give_to_prefect(lease.slots)
+                self._prefect.give_back(lease.lease_id)
         finally:
+            self._prefect.close()
             self._inner.close()
 
     # -- rates -----------------------------------------------------------------------------
 
-    def _lease(self, bucket: Bucket) -> None:
-        """Wait until Prefect grants ``occupy`` slots (strict: a missing limit is an error, not
-        a silent run without one; it is raised by the next ``take``)."""
+    def _ask(self, bucket: Bucket, count: int) -> None:
+        """Ask Prefect for ``count`` slots of the bucket's limit on a thread of its own, so the
+        threads of this process keep using what it holds meanwhile (at most one ask per bucket
+        at a time; ``_leasing`` is set by the caller)."""
+        threading.Thread(
+            target=self._wait_for_grant, args=(bucket, count), name="prefect-ask", daemon=True
+        ).start()
+
+    def _wait_for_grant(self, bucket: Bucket, count: int) -> None:
+        """A missing limit, or a wait past ``timeout_seconds``, is raised by the next ``take``
+        (not a silent run without the limit)."""
         try:
-            slots = self._prefect_slots(bucket, self._occupy)
-        except BaseException as exc:
+            lease_id = self._prefect.take(self._name_of(bucket), count, timeout=self._timeout)
+        except BaseException as exc:  # noqa: BLE001 - handed to the requesting threads
             with self._lock:
                 self._failure = exc
                 self._leasing.discard(bucket.name)
-            raise
+            return
+        if self._closed.is_set():  # granted while this source closed: not kept by anyone
+            self._prefect.give_back(lease_id)
+            return
+        wall = self._wall()
         with self._lock:
-            self._leases.setdefault(bucket.name, []).append(_RateLease(slots, self._occupy))
             self._leasing.discard(bucket.name)
-
-    def _settle(self, bucket: Bucket, lease: _RateLease, returns_at: float) -> None:
-        """A token of ``lease`` is settled: once all are, the lease goes back to Prefect when the
-        last of their server windows has ended."""
-        with self._lock:
-            lease.outstanding -= 1
-            lease.windows_end = max(lease.windows_end, returns_at)
-            spent = lease.unused == 0 and lease.outstanding == 0
-            held = self._leases.get(bucket.name, [])
-            if spent and lease in held:
-                held.remove(lease)
-                self._ending.append(lease)
+            if bucket.kind == "slots":
+                slot = _Slot(lease_id, taken_at=wall, idle_since=wall)
+                self._idle_slots.setdefault(bucket.name, []).append(slot)
             else:
-                spent = False
-        if spent:
-            wait = max(0.0, lease.windows_end - self._wall())
-            timer = threading.Timer(wait, self._end, args=(lease,))
-            timer.daemon = True
-            timer.start()
+                self._leases.setdefault(bucket.name, []).append(_RateLease(lease_id, wall))
+                if self._keeper is None and not self._closed.is_set():
+                    self._keeper = threading.Thread(
+                        target=self._keep_leases, name="prefect-rate-leases", daemon=True
+                    )
+                    self._keeper.start()
+        if bucket.kind == "slots":
+            self._linger(bucket, slot, wall)
 
-    def _end(self, lease: _RateLease) -> None:
-        with self._lock:
-            ending = lease in self._ending
-            if ending:
-                self._ending.remove(lease)
-        if ending:  # not given back by ``close`` meanwhile
-            _give_to_prefect(lease.slots)
+    def _keep_leases(self) -> None:
+        """Give back the rate leases whose turn is over or that this process left idle, once
+        every token of theirs is back."""
+        while not self._closed.wait(TICK_SECONDS):
+            going: list[_RateLease] = []
+            with self._lock:
+                wall = self._wall()
+                for name, leases in self._leases.items():
+                    for lease in list(leases):
+                        idle = wall - max(lease.last_taken, lease.granted_at) >= IDLE_SECONDS
+                        if (lease.turning or idle) and lease.in_use(wall) == 0:
+                            leases.remove(lease)
+                            going.append(lease)
+                            if lease.turning:
+                                self._yield_until[name] = wall + YIELD_SECONDS
+            for lease in going:
+                self._prefect.give_back(lease.lease_id)
 
     # -- concurrency caps ---------------------------------------------------------------------
 
     def _take_slot(
         self, bucket: Bucket, capacity: int, now: float, reclaim_delay: float
     ) -> Lease | float:
-        """This machine's slot, then one of Prefect's: one this process still keeps, else a new
-        one, waiting for it (the limiter lets one thread per bucket ask at a time, so the
-        others queue behind it)."""
+        """This machine's slot, then one of Prefect's that this process holds unused; if it
+        holds none, one is asked for in the background and this thread waits its turn again
+        (other threads of this process may meanwhile give one back)."""
         got = self._inner.take(bucket, capacity, now, reclaim_delay)
         if not isinstance(got, Lease):
             return got
         with self._lock:
-            idle = self._idle_slots.get(bucket.name)
-            slot = idle.pop() if idle else None
-            if slot is not None:
+            failure = self._failure
+            wall = self._wall()
+            idle = self._idle_slots.get(bucket.name, [])
+            ready = [slot for slot in idle if (slot.idle_since or 0.0) <= wall]
+            if ready and failure is None:
+                slot = ready[0]
+                idle.remove(slot)
                 slot.idle_since = None
                 self._slots[got] = slot
-        if slot is not None:
-            return got
-        try:
-            slot = _Slot(self._prefect_slots(bucket, 1), taken_at=self._wall())
-        except BaseException:
-            self._inner.give_back(got, now)
-            raise
-        with self._lock:
-            self._slots[got] = slot
-        return got
+                return got
+            yielding = self._yield_until.get(bucket.name, 0.0) - wall
+            # Slots that come back in a moment are waited for rather than asked for again.
+            ask = not idle and yielding <= 0 and bucket.name not in self._leasing
+            if ask and failure is None:
+                self._leasing.add(bucket.name)
+        self._inner.give_back(got, now)
+        if failure is not None:
+            raise failure
+        if ask:
+            self._ask(bucket, 1)
+        return max(yielding, ASK_WAIT_SECONDS)
 
-    def _keep_or_release(self, bucket: Bucket, slot: _Slot) -> None:
+    def _keep_or_release(self, bucket: Bucket, slot: _Slot, returns_at: float) -> None:
         """Keep a slot whose request ended for the next one (``LINGER_SECONDS``), unless it has
-        been held ``HOLD_SECONDS`` already."""
-        now = self._wall()
-        if now - slot.taken_at >= HOLD_SECONDS:
-            _give_to_prefect(slot.held)
+        been held ``HOLD_SECONDS`` already: then it goes back, and this process lets another
+        machine's ask come first. Either way not before ``returns_at``: the server may count
+        the request until a moment after its body was read."""
+        if returns_at - slot.taken_at >= HOLD_SECONDS:
+            with self._lock:
+                self._yield_until[bucket.name] = returns_at + YIELD_SECONDS
+            wait = returns_at - self._wall()
+            if wait <= 0:
+                self._prefect.give_back(slot.lease_id)
+                return
+            timer = threading.Timer(wait, self._prefect.give_back, args=(slot.lease_id,))
+            timer.daemon = True
+            timer.start()
             return
         with self._lock:
-            slot.idle_since = now
+            slot.idle_since = returns_at
             self._idle_slots.setdefault(bucket.name, []).append(slot)
-        timer = threading.Timer(LINGER_SECONDS, self._release_if_idle, args=(bucket, slot, now))
+        self._linger(bucket, slot, returns_at)
+
+    def _linger(self, bucket: Bucket, slot: _Slot, idle_since: float) -> None:
+        """Give the slot back unless a request of this process takes it within
+        ``LINGER_SECONDS``."""
+        args = (bucket, slot, idle_since)
+        timer = threading.Timer(LINGER_SECONDS, self._release_if_idle, args=args)
         timer.daemon = True
         timer.start()
 
@@ -264,32 +349,4 @@ class PrefectTokenSource:
             if still_idle:
                 idle.remove(slot)
         if still_idle:
-            _give_to_prefect(slot.held)
-
-    def _prefect_slots(self, bucket: Bucket, count: int) -> ExitStack:
-        """``count`` slots of the bucket's Prefect limit, held until the stack is closed."""
-        from prefect.concurrency.sync import concurrency  # Prefect only where it is used
-
-        held = ExitStack()
-        held.enter_context(
-            concurrency(
-                self._name_of(bucket),
-                occupy=count,
-                timeout_seconds=self._timeout,
-                lease_duration=LEASE_SECONDS,
-                strict=True,
-            )
-        )
-        return held
-
-
-def _give_to_prefect(held: ExitStack) -> None:
-    """Give slots back to Prefect; if it cannot be reached they return when their lease ends,
-    which is no reason to stop a load."""
-    try:
-        held.close()
-    except Exception as error:  # Prefect's client errors have no common base
-        logger.warning(
-            "could not give slots back to Prefect (%s); they return when their lease ends",
-            error,
-        )
+            self._prefect.give_back(slot.lease_id)

@@ -7,8 +7,8 @@ same source shares the same pool, so a source is the unit of sharing:
 
 - ``LocalTokenSource()``: one process (in memory);
 - ``LocalTokenSource(path)``: every process on one machine (a SQLite file);
-- ``PrefectTokenSource``: workers on several machines, a coarse share through a Prefect global
-  concurrency limit in front of a local source.
+- ``PrefectTokenSource``: workers on several machines, through the Prefect server's global
+  concurrency limits, in front of a local source.
 """
 
 from __future__ import annotations
