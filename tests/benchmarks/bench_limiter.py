@@ -66,22 +66,27 @@ def rate_line(label: str, rows: list[list[Any]], start: float, deadline: float) 
 
 def slot_line(label: str, rows: list[list[Any]], start: float, deadline: float) -> None:
     """Most requests in flight at once (from the client's side: an upper bound of what the
-    server counts) and the mean in flight over the run, as a share of the cap."""
+    server counts) and the mean in flight over the run and over each of its seconds, as a
+    share of the cap."""
     events = sorted([(row[0], 1) for row in rows] + [(row[1], -1) for row in rows])
     in_flight = busiest = 0
-    occupied = 0.0
+    per_second = [0.0] * math.ceil(deadline - start)
     previous = start
     for moment, step in events:
         clipped = min(max(moment, start), deadline)
-        occupied += in_flight * (clipped - previous)
-        previous = clipped
+        while previous < clipped:  # spread the time since the last event over its seconds
+            second = int(previous - start)
+            until = min(clipped, start + second + 1)
+            per_second[second] += in_flight * (until - previous)
+            previous = until
         in_flight += step
         busiest = max(busiest, in_flight)
     ok = sum(1 for row in rows if 200 <= row[2] < 300)
     print(
         f"{label}: max in flight {busiest} (cap {SLOTS}), mean in flight "
-        f"{occupied / (deadline - start) / SLOTS:.3f} of the cap, {ok} ok, "
-        f"429s: {sum(1 for row in rows if row[2] == 429)}"
+        f"{sum(per_second) / (deadline - start) / SLOTS:.3f} of the cap, {ok} ok, "
+        f"429s: {sum(1 for row in rows if row[2] == 429)}; each second: "
+        f"{' '.join(f'{share / SLOTS:.2f}' for share in per_second)}"
     )
 
 

@@ -13,12 +13,13 @@ server, whose global concurrency limits ``emissions-etl prefect-setup`` creates
   therefore still held when that window ends, so all machines together never send more than R
   in one window (no 429, by construction). A lease goes back when this process has left it
   unused for ``IDLE_SECONDS``, and after ``TURN_SECONDS`` so that other machines get their
-  turn: spent first (the oldest lease is spent first in every window), so its last window is
-  used whole, and this process asks again only ``YIELD_SECONDS`` later.
+  turn, unless it is this process's last: spent first (the oldest lease is spent first in every
+  window), so its last window is used whole. After a lease is granted or given back, this
+  process asks for another only ``YIELD_SECONDS`` later, so a machine waiting for one gets it.
 - A concurrency cap of N: a limit of N slots, one held by each request from before it is sent
   until its body is read. A slot a request gives back is kept a moment for this machine's next
-  request (``LINGER_SECONDS``), so a busy machine does not ask Prefect twice a request; none is
-  kept longer than ``HOLD_SECONDS``, and this process then waits ``YIELD_SECONDS`` before it
+  request (``LINGER_SECONDS``), so a busy machine does not ask Prefect twice a request; after
+  about ``HOLD_SECONDS`` it goes back, and this process then waits ``YIELD_SECONDS`` before it
   asks again, so other machines get their turn.
 
 Machines waiting for slots ask Prefect every tenth of a second (``PrefectSlots``), so a slot
@@ -30,6 +31,7 @@ use several keys).
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -47,14 +49,17 @@ DEFAULT_OCCUPY = 10
 #: are back).
 IDLE_SECONDS = 1.0
 #: A rate lease held this long is spent and given back, so other machines get their turn.
-TURN_SECONDS = 5.0
+TURN_SECONDS = 2.0
 #: How long a concurrency slot is kept for this machine's next request after its own ends.
 LINGER_SECONDS = 0.25
-#: The longest a concurrency slot is kept from one request to the next before it goes back.
-HOLD_SECONDS = 5.0
-#: After giving a lease or a slot back for another machine's turn, this process waits this long
-#: before it asks for one again (a waiting machine asks every 0.1-0.15 s).
-YIELD_SECONDS = 0.3
+#: How long a concurrency slot is kept, on average, from one request to the next before it goes
+#: back (each slot somewhere between half and one and a half times this, so that slots taken
+#: together do not all go back together).
+HOLD_SECONDS = 10.0
+#: After giving a lease or a slot back for another machine's turn, or being granted a rate lease,
+#: this process waits this long before it asks for one again (a waiting machine asks every
+#: 0.1-0.15 s, so it gets its turn).
+YIELD_SECONDS = 0.2
 #: How long a request waits for this process's ask of a concurrency slot before it looks again
 #: (a slot another of its requests gives back wakes it at once).
 ASK_WAIT_SECONDS = 0.02
@@ -69,7 +74,8 @@ class _Slot:
     """One slot of a concurrency cap's Prefect limit, held by this process."""
 
     lease_id: UUID
-    taken_at: float
+    #: When it goes back for another machine's turn (after its request then in flight).
+    turn_at: float
     #: Since when it is unused: the server has surely let go of its last request by then.
     idle_since: float | None = None
 
@@ -117,6 +123,7 @@ class PrefectTokenSource:
         self._wall = wall_clock
         self._prefect = PrefectSlots()
         self._leases: dict[str, list[_RateLease]] = {}
+        self._capacities: dict[str, int] = {}
         self._leasing: set[str] = set()
         self._yield_until: dict[str, float] = {}
         self._spent_from: dict[Lease, _RateLease] = {}
@@ -136,6 +143,7 @@ class PrefectTokenSource:
         with self._lock:
             if self._failure is not None:
                 raise self._failure
+            self._capacities[bucket.name] = capacity
             wall = self._wall()
             leases = self._leases.setdefault(bucket.name, [])
             free = sum(occupy - lease.in_use(wall) for lease in leases if not lease.turning)
@@ -169,11 +177,14 @@ class PrefectTokenSource:
                 lease.outstanding += 1
                 lease.last_taken = wall
                 self._spent_from[got] = lease
-                # One lease turns at a time, so the others keep paying for requests meanwhile.
+                # One lease turns at a time, so the others keep paying for requests meanwhile,
+                # and never the last one: a machine's requests do not stop for another's turn.
+                held = self._leases[bucket.name]
                 lease.turning = (
                     wall - lease.granted_at >= TURN_SECONDS
                     and lease.in_use(wall) >= occupy
-                    and not any(held.turning for held in self._leases[bucket.name])
+                    and len(held) > 1
+                    and not any(other.turning for other in held)
                 )
         if lease is None:  # another client sharing this source spent the last one meanwhile
             self._inner.give_back(got, now)
@@ -196,7 +207,16 @@ class PrefectTokenSource:
     def match_server(
         self, bucket: Bucket, used: int, since: float, until: float, now: float
     ) -> None:
-        self._inner.match_server(bucket, used, since, until, now)
+        """What other machines' leases allow them in a window is theirs, not another tool's:
+        only usage beyond it holds this machine's tokens (a full window, or a 429, holds them
+        all)."""
+        with self._lock:
+            capacity = self._capacities.get(bucket.name)
+            leases = len(self._leases.get(bucket.name, []))
+        if capacity is not None and used < capacity:
+            used -= capacity - min(self._occupy, capacity) * leases
+        if used > 0:
+            self._inner.match_server(bucket, used, since, until, now)
 
     def close(self) -> None:
         """Give every slot back to Prefect: the rate leases once the windows of their last
@@ -236,7 +256,12 @@ class PrefectTokenSource:
         """A missing limit, or a wait past ``timeout_seconds``, is raised by the next ``take``
         (not a silent run without the limit)."""
         try:
-            lease_id = self._prefect.take(self._name_of(bucket), count, timeout=self._timeout)
+            lease_id = self._prefect.take(
+                self._name_of(bucket),
+                count,
+                timeout=self._timeout,
+                hold_off=lambda: self._yield_until.get(bucket.name, 0.0) - self._wall(),
+            )
         except BaseException as exc:  # noqa: BLE001 - handed to the requesting threads
             with self._lock:
                 self._failure = exc
@@ -249,10 +274,13 @@ class PrefectTokenSource:
         with self._lock:
             self._leasing.discard(bucket.name)
             if bucket.kind == "slots":
-                slot = _Slot(lease_id, taken_at=wall, idle_since=wall)
+                turn_at = wall + HOLD_SECONDS * random.uniform(0.5, 1.5)
+                slot = _Slot(lease_id, turn_at=turn_at, idle_since=wall)
                 self._idle_slots.setdefault(bucket.name, []).append(slot)
             else:
                 self._leases.setdefault(bucket.name, []).append(_RateLease(lease_id, wall))
+                # Not every lease at once: a machine that asks meanwhile gets one too.
+                self._yield_until[bucket.name] = wall + YIELD_SECONDS
                 if self._keeper is None and not self._closed.is_set():
                     self._keeper = threading.Thread(
                         target=self._keep_leases, name="prefect-rate-leases", daemon=True
@@ -274,8 +302,7 @@ class PrefectTokenSource:
                         if (lease.turning or idle) and lease.in_use(wall) == 0:
                             leases.remove(lease)
                             going.append(lease)
-                            if lease.turning:
-                                self._yield_until[name] = wall + YIELD_SECONDS
+                            self._yield_until[name] = wall + YIELD_SECONDS
             for lease in going:
                 self._prefect.give_back(lease.lease_id)
 
@@ -302,8 +329,9 @@ class PrefectTokenSource:
                 self._slots[got] = slot
                 return got
             yielding = self._yield_until.get(bucket.name, 0.0) - wall
-            # Slots that come back in a moment are waited for rather than asked for again.
-            ask = not idle and yielding <= 0 and bucket.name not in self._leasing
+            # A slot that is back in a moment (its request's grace) is waited for, not asked for.
+            ready_in = min((slot.idle_since or 0.0) - wall for slot in idle) if idle else None
+            ask = ready_in is None and yielding <= 0 and bucket.name not in self._leasing
             if ask and failure is None:
                 self._leasing.add(bucket.name)
         self._inner.give_back(got, now)
@@ -311,14 +339,16 @@ class PrefectTokenSource:
             raise failure
         if ask:
             self._ask(bucket, 1)
+        if ready_in is not None:
+            return max(ready_in, POLL_SECONDS / 5)
         return max(yielding, ASK_WAIT_SECONDS)
 
     def _keep_or_release(self, bucket: Bucket, slot: _Slot, returns_at: float) -> None:
         """Keep a slot whose request ended for the next one (``LINGER_SECONDS``), unless it has
-        been held ``HOLD_SECONDS`` already: then it goes back, and this process lets another
+        been held long enough (``HOLD_SECONDS``): then it goes back, and this process lets another
         machine's ask come first. Either way not before ``returns_at``: the server may count
         the request until a moment after its body was read."""
-        if returns_at - slot.taken_at >= HOLD_SECONDS:
+        if returns_at >= slot.turn_at:
             with self._lock:
                 self._yield_until[bucket.name] = returns_at + YIELD_SECONDS
             wait = returns_at - self._wall()

@@ -16,6 +16,7 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 from uuid import UUID
 
@@ -48,12 +49,24 @@ class PrefectSlots:
         self._stop = threading.Event()
         self._renewer: threading.Thread | None = None
 
-    def take(self, name: str, count: int, *, timeout: float | None = None) -> UUID:
+    def take(
+        self,
+        name: str,
+        count: int,
+        *,
+        timeout: float | None = None,
+        hold_off: Callable[[], float] | None = None,
+    ) -> UUID:
         """A lease on ``count`` slots of the limit ``name``; ConfigurationError if the limit
-        does not exist, TimeoutError past ``timeout``."""
+        does not exist, TimeoutError past ``timeout``. ``hold_off()``: seconds to wait before
+        the next ask (while this process lets another machine take its turn)."""
         client = self._connected()
         deadline = None if timeout is None else time.monotonic() + timeout
         while not self._stop.is_set():
+            pause = hold_off() if hold_off is not None else 0.0
+            if pause > 0:
+                self._stop.wait(pause)
+                continue
             try:
                 response = client.increment_concurrency_slots_with_lease(
                     names=[name], slots=count, mode="concurrency", lease_duration=LEASE_SECONDS
