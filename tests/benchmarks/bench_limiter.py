@@ -7,8 +7,8 @@ Run: .venv/bin/python -m tests.benchmarks.bench_limiter [LINE ...] (LINES below;
 Every line drives the limiter's own transport (no retries), so a 429 shows as a 429, from
 fresh processes for ``SECONDS`` each, started together once each thread has its connection
 (``tests.limits_driver``). The ``-prefect`` lines share through a Prefect test server's global
-concurrency limits, as ``emissions-etl prefect-setup`` creates them, and no limits file: two
-machines.
+concurrency limits, as ``emissions-etl prefect-setup`` creates them, and no limits file: one
+machine of several (``rate-prefect-one``), or two.
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ RATE_THREADS = 10
 SLOT_THREADS = 16
 HOLD = 0.3
 LINES = ("rate", "rate-shared", "slots", "slots-shared")  # and, on demand:
-MORE_LINES = ("rate-unshared", "rate-prefect", "slots-prefect")  # -prefect: a Prefect server
+# -prefect: through a Prefect server
+MORE_LINES = ("rate-unshared", "rate-prefect-one", "rate-prefect", "slots-prefect")
 
 
 def rate_line(label: str, rows: list[list[Any]], start: float, deadline: float) -> None:
@@ -130,19 +131,22 @@ def main(lines: Sequence[str]) -> None:
         if "rate-unshared" in lines:
             rows = run("rate two alone", RATE_ROUTE, RATE_THREADS, 2, shared=False)
             rate_line(f"two processes x {RATE_THREADS} threads, one key, no file", *rows)
-        if "rate-prefect" in lines:
+        for line, processes in (("rate-prefect-one", 1), ("rate-prefect", 2)):
+            if line not in lines:
+                continue
             with _prefect_limits() as api_url:
                 rows = run(
-                    "rate prefect",
+                    line,
                     RATE_ROUTE,
                     RATE_THREADS,
-                    2,
+                    processes,
                     shared=False,
                     env={"PREFECT_API_URL": api_url},
                     prefect_occupy=DEFAULT_OCCUPY,
                 )
+            who = "one process" if processes == 1 else "two processes"
             rate_line(
-                f"two processes x {RATE_THREADS} threads, one key, no file, Prefect limit "
+                f"{who} x {RATE_THREADS} threads, one key, no file, Prefect limit "
                 f"({RATE} slots, leases of {DEFAULT_OCCUPY})",
                 *rows,
             )

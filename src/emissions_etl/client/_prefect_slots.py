@@ -78,8 +78,8 @@ class PrefectSlots:
                 body = response.json()
                 if not body.get("limits"):
                     raise ConfigurationError(
-                        f"the Prefect global concurrency limit {name!r} does not exist: run "
-                        "`emissions-etl prefect-setup` against this Prefect server"
+                        f"the Prefect global concurrency limit {name!r} does not exist or is "
+                        "inactive: run `emissions-etl prefect-setup` against this Prefect server"
                     )
                 lease_id = UUID(body["lease_id"])
                 with self._lock:
@@ -142,7 +142,7 @@ class PrefectSlots:
                     return
                 try:
                     client.renew_concurrency_lease(lease_id=lease_id, lease_duration=LEASE_SECONDS)
-                except Exception as error:  # noqa: PERF203 - one lease's failure is not the next's
+                except Exception as error:  # one lease's failure is not the next's
                     with self._lock:
                         still_held = lease_id in self._held  # not given back meanwhile
                     if still_held:
