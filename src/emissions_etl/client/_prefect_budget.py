@@ -36,6 +36,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 from uuid import UUID
 
 from emissions_etl.client._prefect_limits import limit_name
@@ -273,11 +274,7 @@ class PrefectTokenSource:
         wall = self._wall()
         with self._lock:
             self._leasing.discard(bucket.name)
-            if bucket.kind == "slots":
-                turn_at = wall + HOLD_SECONDS * random.uniform(0.5, 1.5)
-                slot = _Slot(lease_id, turn_at=turn_at, idle_since=wall)
-                self._idle_slots.setdefault(bucket.name, []).append(slot)
-            else:
+            if bucket.kind == "rate":
                 self._leases.setdefault(bucket.name, []).append(_RateLease(lease_id, wall))
                 # Not every lease at once: a machine that asks meanwhile gets one too.
                 self._yield_until[bucket.name] = wall + YIELD_SECONDS
@@ -286,8 +283,11 @@ class PrefectTokenSource:
                         target=self._keep_leases, name="prefect-rate-leases", daemon=True
                     )
                     self._keeper.start()
-        if bucket.kind == "slots":
-            self._linger(bucket, slot, wall)
+                return
+            turn_at = wall + HOLD_SECONDS * random.uniform(0.5, 1.5)
+            slot = _Slot(lease_id, turn_at=turn_at, idle_since=wall)
+            self._idle_slots.setdefault(bucket.name, []).append(slot)
+        self._linger(bucket, slot, wall)
 
     def _keep_leases(self) -> None:
         """Give back the rate leases whose turn is over or that this process left idle, once
@@ -351,13 +351,7 @@ class PrefectTokenSource:
         if returns_at >= slot.turn_at:
             with self._lock:
                 self._yield_until[bucket.name] = returns_at + YIELD_SECONDS
-            wait = returns_at - self._wall()
-            if wait <= 0:
-                self._prefect.give_back(slot.lease_id)
-                return
-            timer = threading.Timer(wait, self._prefect.give_back, args=(slot.lease_id,))
-            timer.daemon = True
-            timer.start()
+            _after(returns_at - self._wall(), self._prefect.give_back, slot.lease_id)
             return
         with self._lock:
             slot.idle_since = returns_at
@@ -367,10 +361,7 @@ class PrefectTokenSource:
     def _linger(self, bucket: Bucket, slot: _Slot, idle_since: float) -> None:
         """Give the slot back unless a request of this process takes it within
         ``LINGER_SECONDS``."""
-        args = (bucket, slot, idle_since)
-        timer = threading.Timer(LINGER_SECONDS, self._release_if_idle, args=args)
-        timer.daemon = True
-        timer.start()
+        _after(LINGER_SECONDS, self._release_if_idle, bucket, slot, idle_since)
 
     def _release_if_idle(self, bucket: Bucket, slot: _Slot, idle_since: float) -> None:
         with self._lock:
@@ -380,3 +371,13 @@ class PrefectTokenSource:
                 idle.remove(slot)
         if still_idle:
             self._prefect.give_back(slot.lease_id)
+
+
+def _after(seconds: float, call: Callable[..., None], *args: Any) -> None:
+    """``call(*args)`` now if ``seconds`` has passed, else that much later on a timer thread."""
+    if seconds <= 0:
+        call(*args)
+        return
+    timer = threading.Timer(seconds, call, args=args)
+    timer.daemon = True
+    timer.start()
