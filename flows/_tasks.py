@@ -12,13 +12,11 @@ from prefect.states import Completed, Failed, State
 
 from emissions_etl.connection import open_client
 from emissions_etl.errors import EmissionsEtlError
-from emissions_etl.file_loads import FileOutcome, load_files
-from emissions_etl.inbox import plan_inbox
-from emissions_etl.pipeline import LoadOptions, refresh_aggregates
-from emissions_etl.prefect_config import resolve_inbox, resolve_settings
-from emissions_etl.report import write_report
-from emissions_etl.resources import resource_spec
-from emissions_etl.run_report import (
+from emissions_etl.loading.file_loads import FileOutcome, load_files
+from emissions_etl.loading.inbox import plan_inbox
+from emissions_etl.loading.pipeline import LoadOptions, refresh_aggregates
+from emissions_etl.orchestration.config import resolve_inbox, resolve_settings
+from emissions_etl.orchestration.run_report import (
     RunVerdict,
     log_outcome,
     rejects_note,
@@ -26,6 +24,8 @@ from emissions_etl.run_report import (
     summary_markdown,
     verdict,
 )
+from emissions_etl.report import write_report
+from emissions_etl.resources import resource_spec
 from emissions_etl.warehouse import Warehouse
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from prefect import flow
 from prefect.states import State
 
-from emissions_etl.pipeline import LoadOptions
+from emissions_etl.loading.pipeline import LoadOptions
 from flows._tasks import failed_file, load_one, plan, publish, refresh_sums
 
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from emissions_etl.idempotency import canonical_json, idempotency_key
+from emissions_etl.loading.idempotency import canonical_json, idempotency_key
 
 
 def test_same_content_in_any_key_order_gives_the_same_key() -> None:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from emissions_etl.prefetch import prefetched
+from emissions_etl.loading.prefetch import prefetched
 
 
 def test_items_come_in_order_and_are_produced_on_another_thread() -> None:

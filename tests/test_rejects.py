@@ -6,10 +6,14 @@ from pathlib import Path
 import openpyxl
 import pandas as pd
 
-from emissions_etl.rejects import REJECT_COLUMNS, write_annotated_workbook, write_rejects_json
+from emissions_etl.loading.rejects import (
+    REJECT_COLUMNS,
+    write_annotated_workbook,
+    write_rejects_json,
+)
+from emissions_etl.loading.validation import validate_batch
 from emissions_etl.resources import resource_spec
 from emissions_etl.sources import read_source
-from emissions_etl.validation import validate_batch
 from tests.builders import WASTE_HEADERS, waste_row, write_csv, write_xlsx
 
 WASTES = resource_spec("wastes")

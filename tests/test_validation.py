@@ -7,10 +7,10 @@ import pandas as pd
 import pytest
 
 from emissions_etl.errors import UnsupportedSourceError
-from emissions_etl.rejects import REJECT_COLUMNS
+from emissions_etl.loading.rejects import REJECT_COLUMNS
+from emissions_etl.loading.validation import ValidationResult, validate_batch
 from emissions_etl.resources import resource_spec
 from emissions_etl.sources import read_source
-from emissions_etl.validation import ValidationResult, validate_batch
 from tests.builders import WASTE_HEADERS, waste_row, write_csv, write_xlsx
 
 WASTES = resource_spec("wastes")

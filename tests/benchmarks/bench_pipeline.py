@@ -71,9 +71,9 @@ def make_input(workdir: Path, rows: int, fmt: str) -> Path:
 
 
 def measure_one(workdir: Path, rows: int, fmt: str) -> dict:
+    from emissions_etl.cli.demo import create_facilities, running_sandbox
     from emissions_etl.client import ApiKeyAuth, EmissionsClient
-    from emissions_etl.demo import create_facilities, running_sandbox
-    from emissions_etl.pipeline import LoadOptions, load_file
+    from emissions_etl.loading.pipeline import LoadOptions, load_file
     from emissions_etl.resources import resource_spec
     from emissions_etl.warehouse import Warehouse
 

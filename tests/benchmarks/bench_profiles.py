@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from emissions_etl.pipeline import LoadOptions, validate_file
+from emissions_etl.loading.pipeline import LoadOptions, validate_file
 from emissions_etl.profiles.apply import ProfileMapper
 from emissions_etl.profiles.catalog import profile_named
 from emissions_etl.profiles.inputs import ProfileInputs

@@ -18,9 +18,9 @@ from openpyxl import Workbook
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from emissions_etl.loading.validation import validate_batch  # noqa: E402
 from emissions_etl.resources import resource_spec  # noqa: E402
 from emissions_etl.sources import read_source  # noqa: E402
-from emissions_etl.validation import validate_batch  # noqa: E402
 
 WASTES = resource_spec("wastes")
 HEADERS = ["Facility", "Identification name", "Start date", "End date", "Base quantity", "Unit",

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from emissions_etl.client import ApiKeyAuth, EmissionsClient
-from emissions_etl.pipeline import load_file
+from emissions_etl.loading.pipeline import load_file
 from emissions_etl.resources import resource_spec
 from emissions_etl.warehouse import Warehouse
 from tests.benchmarks.bench_pipeline import FACILITIES, make_frame

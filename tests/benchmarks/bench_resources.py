@@ -31,7 +31,7 @@ import httpx
 
 from emissions_etl.client import ApiKeyAuth, EmissionsClient
 from emissions_etl.connection import resource_limits
-from emissions_etl.pipeline import LoadOptions, load_file
+from emissions_etl.loading.pipeline import LoadOptions, load_file
 from emissions_etl.resources import RESOURCES
 from emissions_etl.warehouse import Warehouse
 from tests.sandbox_fixture import SandboxServer, provisioned_sandbox

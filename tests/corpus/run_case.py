@@ -27,8 +27,8 @@ def main() -> None:
     (script,) = entry_points(group="console_scripts", name="emissions-etl")
     command = script.load()
     # What the command imports lazily is start-up, not work: import it first.
-    import emissions_etl.pipeline  # noqa: F401
-    import emissions_etl.terminal  # noqa: F401
+    import emissions_etl.cli.terminal  # noqa: F401
+    import emissions_etl.loading.pipeline  # noqa: F401
 
     resource.setrlimit(resource.RLIMIT_DATA, (DATA_LIMIT, DATA_LIMIT))
     for line in sys.stdin:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from emissions_etl.run_report import MAX_REJECTS_IN_ARTIFACT
+from emissions_etl.orchestration.run_report import MAX_REJECTS_IN_ARTIFACT
 
 from ..pipeline.tenancy import Tenant, tenant, waste_row, write_wastes_xlsx
 

@@ -13,9 +13,14 @@ import pytest
 from emissions_etl.client import LocalTokenSource, PrefectTokenSource
 from emissions_etl.connection import limits_source
 from emissions_etl.errors import ConfigurationError
-from emissions_etl.prefect_config import SECRET_BLOCK, VARIABLES, resolve_inbox, resolve_settings
-from emissions_etl.prefect_setup import prefect_api_url
-from emissions_etl.prefect_steps import MARKER, project_directory
+from emissions_etl.orchestration.config import (
+    SECRET_BLOCK,
+    VARIABLES,
+    resolve_inbox,
+    resolve_settings,
+)
+from emissions_etl.orchestration.setup import prefect_api_url
+from emissions_etl.orchestration.steps import MARKER, project_directory
 
 PROJECT = Path(__file__).resolve().parents[2]
 SETTINGS = (

@@ -25,8 +25,8 @@ from emissions_etl.client import (
 )
 from emissions_etl.connection import resource_limits
 from emissions_etl.errors import ConfigurationError
-from emissions_etl.prefect_config import SECRET_BLOCK, VARIABLES
-from emissions_etl.prefect_setup import (
+from emissions_etl.orchestration.config import SECRET_BLOCK, VARIABLES
+from emissions_etl.orchestration.setup import (
     POOL,
     WORKER_COMMAND,
     ensure_global_concurrency_limit,
@@ -118,7 +118,8 @@ def test_setup_creates_the_pool_the_secret_the_variables_and_every_deployment(
     assert schedule.active
     assert "inbox" not in nightly.parameters  # read when the run starts, not baked in
     for deployment in (nightly, wastes):  # no folder of the deploying machine baked in either
-        assert deployment.pull_steps == [{"emissions_etl.prefect_steps.set_project_directory": {}}]
+        step = "emissions_etl.orchestration.steps.set_project_directory"
+        assert deployment.pull_steps == [{step: {}}]
     assert any(WORKER_COMMAND in line for line in prepared.output)
     assert prepared.org.api_key not in "\n".join(prepared.output)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from emissions_etl.errors import EmptySourceError, StrictModeError
-from emissions_etl.pipeline import LoadOptions, load_file
+from emissions_etl.loading.pipeline import LoadOptions, load_file
 from emissions_etl.resources import resource_spec
 
 from .tenancy import Tenant, waste_row, write_wastes_csv, write_wastes_xlsx

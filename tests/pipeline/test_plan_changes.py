@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from emissions_etl.writing import plan_changes
+from emissions_etl.loading.writing import plan_changes
 
 
 def _records(rows: list[tuple[str, str]]) -> pd.DataFrame:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from emissions_etl.pipeline import LoadOptions, load_file
+from emissions_etl.loading.pipeline import LoadOptions, load_file
 from emissions_etl.resources import resource_spec
 
 from .faults import Fault, FaultTransport, SimulatedCrash

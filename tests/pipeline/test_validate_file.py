@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from emissions_etl.pipeline import LoadOptions, validate_file
+from emissions_etl.loading.pipeline import LoadOptions, validate_file
 from emissions_etl.resources import resource_spec
 
 HEADER = (

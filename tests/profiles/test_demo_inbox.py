@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from emissions_etl.file_loads import load_files
-from emissions_etl.inbox import plan_inbox
-from emissions_etl.pipeline import LoadOptions
+from emissions_etl.loading.file_loads import load_files
+from emissions_etl.loading.inbox import plan_inbox
+from emissions_etl.loading.pipeline import LoadOptions
 from emissions_etl.settings import Settings
 from tests.pipeline.tenancy import Tenant
 from tests.profiles.conftest import ROOT, needs_resource

@@ -7,7 +7,7 @@ from typing import Any
 
 import openpyxl
 
-from emissions_etl.pipeline import LoadOptions, LoadSummary, load_file
+from emissions_etl.loading.pipeline import LoadOptions, LoadSummary, load_file
 from emissions_etl.resources import resource_spec
 from tests.pipeline.tenancy import Tenant, tenant  # noqa: F401  (fixture)
 from tests.resources.examples import EXAMPLES, Example

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 
 from emissions_etl.client import ApiKeyAuth, EmissionsClient
-from emissions_etl.pipeline import load_file
+from emissions_etl.loading.pipeline import load_file
 from emissions_etl.resources import resource_spec
 from emissions_etl.warehouse import Warehouse
 

@@ -11,7 +11,7 @@ import sys
 import openpyxl
 import pytest
 
-from emissions_etl.readback import read_records, remote_frame
+from emissions_etl.loading.readback import read_records, remote_frame
 from emissions_etl.resources import RESOURCES, ResourceSpec, resource_spec
 from emissions_etl.sources.headers import ColumnNamer
 from emissions_etl.templates import write_template

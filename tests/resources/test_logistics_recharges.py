@@ -4,7 +4,7 @@ quantity and plate) is updated by the service, not added."""
 
 from __future__ import annotations
 
-from emissions_etl.pipeline import load_file
+from emissions_etl.loading.pipeline import load_file
 from emissions_etl.resources import resource_spec
 from emissions_etl.warehouse import Warehouse
 from tests.pipeline.tenancy import Tenant

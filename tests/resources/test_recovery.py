@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from emissions_etl.client import ApiKeyAuth, EmissionsClient
-from emissions_etl.pipeline import load_file
+from emissions_etl.loading.pipeline import load_file
 from emissions_etl.resources import resource_spec
 from emissions_etl.warehouse import Warehouse
 from tests.pipeline.tenancy import waste_row, write_wastes_xlsx

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from emissions_etl.pipeline import validate_file
+from emissions_etl.loading.pipeline import validate_file
 from emissions_etl.resources import resource_spec
 from tests.pipeline.tenancy import Tenant
 from tests.resources.conftest import load

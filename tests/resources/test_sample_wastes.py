@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from emissions_etl.pipeline import validate_file
+from emissions_etl.loading.pipeline import validate_file
 from emissions_etl.resources import resource_spec
 from tests.pipeline.tenancy import Tenant
 from tests.resources.conftest import load

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from emissions_etl.references import References, ReferenceTable
+from emissions_etl.loading.references import References, ReferenceTable
+from emissions_etl.loading.validation import validate_batch
+from emissions_etl.loading.writing._context import to_payload
 from emissions_etl.resources import resource_spec
 from emissions_etl.resources.wastes import FACILITIES, UNITS, WASTE_EFS
 from emissions_etl.sources import read_source
-from emissions_etl.validation import validate_batch
-from emissions_etl.writing._context import to_payload
 from emissions_sandbox.waste_records import WasteRecord
 from tests.builders import WASTE_HEADERS, waste_row, write_xlsx
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from emissions_etl.pipeline import LoadOptions, iter_validated
+from emissions_etl.loading.pipeline import LoadOptions, iter_validated
 from emissions_etl.resources import resource_spec
 
 HEADER = ["Fecha", "Medio de transporte", "Km", "Origen", "Destino", "Viajeros",

@@ -9,8 +9,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from emissions_etl.pipeline import LoadOptions, iter_validated
-from emissions_etl.readback import remote_frame
+from emissions_etl.loading.pipeline import LoadOptions, iter_validated
+from emissions_etl.loading.readback import remote_frame
 from emissions_etl.resources import resource_spec
 
 HEADER = ["Nombre y apellidos", "Correo electrónico", "Situación"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from emissions_etl.pipeline import LoadOptions, iter_validated
+from emissions_etl.loading.pipeline import LoadOptions, iter_validated
 from emissions_etl.resources import resource_spec
 
 HEADER = ["Pedido", "Concepto", "Sector", "País", "Importe", "Moneda", "Fecha factura",

@@ -7,7 +7,7 @@ import pandas as pd
 import pandera.pandas as pa
 import pytest
 
-from emissions_etl.cell_kinds import column_rules, parse_column
+from emissions_etl.loading.cell_kinds import column_rules, parse_column
 from emissions_etl.resources import resource_spec
 from emissions_etl_schemas import WasteInput
 from emissions_etl_schemas.wastes import CLIENT_ROW_ID_MAX, INPUT_ALIASES, REQUIRED_INPUT_COLUMNS

@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from emissions_etl.loading.rejects import empty_rejects, make_rejects
 from emissions_etl.profiles.catalog import ColumnRule, Profile
 from emissions_etl.profiles.inputs import ProfileInputs
 from emissions_etl.profiles.tables import Table, shipped_table, table_key, user_table
-from emissions_etl.rejects import empty_rejects, make_rejects
 from emissions_etl.resources import ResourceSpec
 from emissions_etl.sources import ORIGIN_COLUMNS
 from emissions_etl.sources.cells import as_text, is_blank

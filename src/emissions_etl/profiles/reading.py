@@ -16,6 +16,7 @@ from typing import Protocol
 import pandas as pd
 
 from emissions_etl.errors import SourceNotFoundError, UnsupportedSourceError
+from emissions_etl.loading.rejects import empty_rejects
 from emissions_etl.profiles.apply import ProfileMapper
 from emissions_etl.profiles.catalog import Profile, profile_named
 from emissions_etl.profiles.detect import (
@@ -27,7 +28,6 @@ from emissions_etl.profiles.detect import (
     usable_profiles,
 )
 from emissions_etl.profiles.inputs import ProfileInputs
-from emissions_etl.rejects import empty_rejects
 from emissions_etl.resources import ResourceSpec
 from emissions_etl.sources import is_workbook, read_source
 from emissions_etl.sources.peek import peek_rows

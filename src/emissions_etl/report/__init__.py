@@ -4,7 +4,7 @@
     summary = write_report(Path("warehouse.duckdb"), Path("report.html"))
 
 Reads the warehouse only through ``Warehouse.query`` and its documented views and tables.
-``write_report`` is imported on first use, so ``emissions_etl.report.command`` (and with it
+``write_report`` is imported on first use, so ``emissions_etl.cli.report_command`` (and with it
 the CLI) starts without loading plotly.
 """
 

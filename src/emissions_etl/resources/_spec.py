@@ -17,7 +17,7 @@ import pandas as pd
 import pandera.pandas as pa
 
 from emissions_etl.client import LimitPolicy
-from emissions_etl.references import ReferenceList, References
+from emissions_etl.loading.references import ReferenceList, References
 
 #: Interface, Limits: "Records per request 5,000".
 MAX_RECORDS_PER_REQUEST = 5_000

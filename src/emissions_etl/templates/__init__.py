@@ -17,7 +17,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from emissions_etl.cell_kinds import column_rules
+from emissions_etl.loading.cell_kinds import column_rules
 from emissions_etl.resources import ResourceSpec
 
 #: Rows of the data sheet that carry the dropdowns.
@@ -137,7 +137,7 @@ def write_template_for(spec: ResourceSpec, out: Path, *, with_service: bool) -> 
     values: dict[str, list[str]] = {}
     if with_service:
         from emissions_etl.connection import open_client
-        from emissions_etl.references import fetch_references
+        from emissions_etl.loading.references import fetch_references
         from emissions_etl.settings import Settings
 
         settings = Settings()

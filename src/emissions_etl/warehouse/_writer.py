@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from emissions_etl.rejects import REJECT_COLUMNS
+from emissions_etl.loading.rejects import REJECT_COLUMNS
 from emissions_etl.warehouse import _runs
 from emissions_etl.warehouse._connection import fetch_frame
 from emissions_etl.warehouse._delete_insert import (

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from emissions_etl.resources import IngestJobBulk, PerRecordBulk, SingleCreate
-from emissions_etl.writing._context import (
+from emissions_etl.loading.writing._context import (
     ChangePlan,
     JobCompletion,
     WriteContext,
     WriteResult,
     plan_changes,
 )
-from emissions_etl.writing.bulk_results import BulkResultsWriter
-from emissions_etl.writing.ingest_jobs import IngestJobWriter
-from emissions_etl.writing.single_records import SingleRecordWriter
+from emissions_etl.loading.writing.bulk_results import BulkResultsWriter
+from emissions_etl.loading.writing.ingest_jobs import IngestJobWriter
+from emissions_etl.loading.writing.single_records import SingleRecordWriter
+from emissions_etl.resources import IngestJobBulk, PerRecordBulk, SingleCreate
 
 
 class Writer(Protocol):

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from emissions_etl.detection import detect_resource
 from emissions_etl.errors import InputError
+from emissions_etl.loading.detection import detect_resource
 from emissions_etl.resources import RESOURCES, ResourceSpec
 
 LOADABLE_SUFFIXES = (".xlsx", ".xlsm", ".csv", ".txt", ".tsv")

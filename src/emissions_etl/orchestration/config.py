@@ -93,7 +93,7 @@ def resolve_inbox(given: str | None) -> Path:
     """The inbox folder of this run: ``given``, else EMISSIONS_INBOX, else ``emissions_inbox``.
 
     Resolved when the run starts (a deployment bakes no path in); a relative path is taken from
-    the run's working directory, the project folder (see ``emissions_etl.prefect_steps``).
+    the run's working directory, the project folder (see ``emissions_etl.orchestration.steps``).
     """
     value = given or Settings().inbox or _variable(VARIABLES["inbox"])
     where = f"set the Prefect variable {VARIABLES['inbox']} / EMISSIONS_INBOX"

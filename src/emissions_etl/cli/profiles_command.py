@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from emissions_etl.terminal import EXIT_UNUSABLE, fail, out
+from emissions_etl.cli.terminal import EXIT_UNUSABLE, fail, out
 
 
 def profiles_command(

@@ -24,8 +24,8 @@ from pydantic import SecretStr
 from emissions_etl.client import prefect_limits
 from emissions_etl.connection import resource_limits
 from emissions_etl.errors import ConfigurationError, EmissionsEtlError
-from emissions_etl.prefect_config import SECRET_BLOCK, VARIABLES
-from emissions_etl.prefect_steps import MARKER
+from emissions_etl.orchestration.config import SECRET_BLOCK, VARIABLES
+from emissions_etl.orchestration.steps import MARKER
 from emissions_etl.settings import Settings
 
 if TYPE_CHECKING:

@@ -15,8 +15,13 @@ from typing import Any
 
 import pandas as pd
 
-from emissions_etl.readback import distinct_queries, fetch_concurrently, fill_path, remote_frame
-from emissions_etl.writing._context import WriteContext
+from emissions_etl.loading.readback import (
+    distinct_queries,
+    fetch_concurrently,
+    fill_path,
+    remote_frame,
+)
+from emissions_etl.loading.writing._context import WriteContext
 
 
 def recover_by_listing(context: WriteContext) -> int:

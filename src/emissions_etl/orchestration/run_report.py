@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 
 from emissions_etl.errors import StrictModeError
-from emissions_etl.file_loads import FileOutcome
+from emissions_etl.loading.file_loads import FileOutcome
 
 #: At most this many rejects go into a table artifact; the warehouse keeps them all.
 MAX_REJECTS_IN_ARTIFACT = 500

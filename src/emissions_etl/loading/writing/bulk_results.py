@@ -17,9 +17,8 @@ from typing import Any
 import pandas as pd
 
 from emissions_etl.errors import NotFoundError
-from emissions_etl.readback import remote_frame
-from emissions_etl.resources import PerRecordBulk
-from emissions_etl.writing._context import (
+from emissions_etl.loading.readback import remote_frame
+from emissions_etl.loading.writing._context import (
     ChangePlan,
     LandsAsItWrites,
     WriteContext,
@@ -30,7 +29,8 @@ from emissions_etl.writing._context import (
     rejects_at,
     to_payload,
 )
-from emissions_etl.writing.recovery import recover_by_listing
+from emissions_etl.loading.writing.recovery import recover_by_listing
+from emissions_etl.resources import PerRecordBulk
 
 
 class BulkResultsWriter(LandsAsItWrites):

@@ -11,18 +11,18 @@ from pathlib import Path
 
 from emissions_etl.connection import open_client
 from emissions_etl.errors import ApiStatusError, EmissionsEtlError, StrictModeError
-from emissions_etl.pipeline import (
+from emissions_etl.loading.pipeline import (
     LoadOptions,
     LoadSummary,
     ProgressCallback,
     load_file,
     refresh_aggregates,
 )
+from emissions_etl.loading.writing import JobCompletion
 from emissions_etl.resources import ResourceSpec, in_dependency_order
 from emissions_etl.settings import Settings
 from emissions_etl.warehouse import Warehouse
 from emissions_etl.webhooks import WebhookSettings, open_job_completion
-from emissions_etl.writing import JobCompletion
 
 
 @dataclass

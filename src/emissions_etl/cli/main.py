@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from emissions_etl import __version__
-from emissions_etl.limit_options import LimitsFileOption, SharedLimitsOption
-from emissions_etl.terminal import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE, fail, out, warn
+from emissions_etl.cli.limit_options import LimitsFileOption, SharedLimitsOption
+from emissions_etl.cli.terminal import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE, fail, out, warn
 
 if TYPE_CHECKING:
     from emissions_etl.resources import ResourceSpec
@@ -89,8 +89,8 @@ def main(
 
 def _spec_for(file: Path, resource: str | None, sheet: str | None) -> ResourceSpec:
     """The resource named, else the file's folder, else the one its header fits."""
-    from emissions_etl.detection import detect_resource
-    from emissions_etl.inbox import resource_of_folder
+    from emissions_etl.loading.detection import detect_resource
+    from emissions_etl.loading.inbox import resource_of_folder
     from emissions_etl.resources import resource_spec
 
     if resource:
@@ -109,10 +109,10 @@ def validate(
     default_country: DefaultCountryOption = None,
 ) -> None:
     """Check a file offline: exit 0 when every row is valid, 1 when some are rejected."""
+    from emissions_etl.cli.profiles_command import profile_options, profile_resource
+    from emissions_etl.cli.terminal import check_rejects_target, print_rejects, write_rejects
     from emissions_etl.errors import InputError
-    from emissions_etl.pipeline import LoadOptions, rejected_rows, validate_file
-    from emissions_etl.profiles.command import profile_options, profile_resource
-    from emissions_etl.terminal import check_rejects_target, print_rejects, write_rejects
+    from emissions_etl.loading.pipeline import LoadOptions, rejected_rows, validate_file
 
     try:
         check_rejects_target(rejects)
@@ -164,14 +164,14 @@ def load(
 
     Files load parents first (facilities before wastes, vehicles before consumptions, ...).
     """
+    from emissions_etl.cli.profiles_command import profile_options, profile_resource
+    from emissions_etl.cli.terminal import check_rejects_target, load_files, print_load_report
     from emissions_etl.errors import (
         ConfigurationError,
         EmissionsEtlError,
         InputError,
         StrictModeError,
     )
-    from emissions_etl.profiles.command import profile_options, profile_resource
-    from emissions_etl.terminal import check_rejects_target, load_files, print_load_report
 
     try:
         check_rejects_target(rejects)
@@ -191,7 +191,7 @@ def load(
         )  # fmt: skip
     except StrictModeError as error:
         if rejects is not None and error.rejects is not None:
-            from emissions_etl.terminal import write_rejects
+            from emissions_etl.cli.terminal import write_rejects
 
             write_rejects({Path(str(error.rejects["file"].iloc[0])): error.rejects}, rejects)
         raise fail(str(error), EXIT_REJECTS) from None
@@ -206,8 +206,8 @@ def load(
 @app.command()
 def resources() -> None:
     """List the resources a file can hold, with their columns (required ones marked *)."""
+    from emissions_etl.cli.terminal import print_resources
     from emissions_etl.resources import RESOURCES
-    from emissions_etl.terminal import print_resources
 
     print_resources(RESOURCES.values())
 
@@ -249,7 +249,7 @@ def demo(
     ),
 ) -> None:
     """Start a sandbox, run the nightly flow over the sample inbox, and print what landed."""
-    from emissions_etl.demo import run_demo
+    from emissions_etl.cli.demo import run_demo
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
 
     try:
@@ -272,16 +272,16 @@ def _warn_sheet_on_csv(file: Path, sheet: str | None) -> None:
 
 
 # Last, and cheap to import: prefect_setup imports Prefect only inside its functions.
-from emissions_etl.prefect_setup_command import prefect_setup_command  # noqa: E402
+from emissions_etl.cli.prefect_setup_command import prefect_setup_command  # noqa: E402
 
 app.command("prefect-setup")(prefect_setup_command)
 
 # The HTML report; its command imports plotly only when it runs.
-from emissions_etl.report.command import report_command  # noqa: E402
+from emissions_etl.cli.report_command import report_command  # noqa: E402
 
 app.command("report")(report_command)
 
 # Export profiles (SAP, Concur, fuel cards, TMS); the declarations are read when it runs.
-from emissions_etl.profiles.command import profiles_command  # noqa: E402
+from emissions_etl.cli.profiles_command import profiles_command  # noqa: E402
 
 app.command("profiles")(profiles_command)

@@ -17,7 +17,7 @@ from rich.console import Console
 if TYPE_CHECKING:
     import pandas as pd
 
-    from emissions_etl.file_loads import FileOutcome
+    from emissions_etl.loading.file_loads import FileOutcome
     from emissions_etl.resources import ResourceSpec
 
 EXIT_OK, EXIT_REJECTS, EXIT_UNUSABLE, EXIT_FAILED = 0, 1, 2, 3
@@ -62,7 +62,11 @@ def write_rejects(rejects_by_file: Mapping[Path, pd.DataFrame], target: Path) ->
     never tells of an earlier run."""
     import pandas as pd
 
-    from emissions_etl.rejects import empty_rejects, write_annotated_workbook, write_rejects_json
+    from emissions_etl.loading.rejects import (
+        empty_rejects,
+        write_annotated_workbook,
+        write_rejects_json,
+    )
 
     with_rejects = {path: frame for path, frame in rejects_by_file.items() if not frame.empty}
     if target.suffix.lower() != ".xlsx":
@@ -83,7 +87,7 @@ def write_rejects(rejects_by_file: Mapping[Path, pd.DataFrame], target: Path) ->
 
 def print_rejects(rejects: pd.DataFrame, limit: int = REJECTS_SHOWN) -> None:
     """The first rejects, one line each with the reason, and how many more there are."""
-    from emissions_etl.rejects import reject_records
+    from emissions_etl.loading.rejects import reject_records
 
     records = reject_records(rejects)
     for reject in records[:limit]:
@@ -113,8 +117,8 @@ def load_files(
     EMISSIONS_* environment."""
     from rich.progress import Progress, TextColumn, TimeElapsedColumn
 
-    from emissions_etl.file_loads import load_files as load_in_order
-    from emissions_etl.pipeline import LoadOptions
+    from emissions_etl.loading.file_loads import load_files as load_in_order
+    from emissions_etl.loading.pipeline import LoadOptions
     from emissions_etl.settings import Settings
 
     resolved = Settings(**(settings or {}))

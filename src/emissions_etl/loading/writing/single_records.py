@@ -17,9 +17,8 @@ from typing import Any
 import pandas as pd
 
 from emissions_etl.errors import ApiStatusError, NotFoundError
-from emissions_etl.readback import fill_path, remote_frame, settle
-from emissions_etl.resources import SingleCreate
-from emissions_etl.writing._context import (
+from emissions_etl.loading.readback import fill_path, remote_frame, settle
+from emissions_etl.loading.writing._context import (
     ChangePlan,
     LandsAsItWrites,
     WriteContext,
@@ -31,7 +30,8 @@ from emissions_etl.writing._context import (
     rejects_at,
     to_payload,
 )
-from emissions_etl.writing.recovery import recover_by_listing
+from emissions_etl.loading.writing.recovery import recover_by_listing
+from emissions_etl.resources import SingleCreate
 
 #: Rows marked pending and sent together; a crash leaves at most this many to look up.
 CHUNK_ROWS = 500

@@ -18,10 +18,9 @@ import orjson
 import pandas as pd
 
 from emissions_etl.errors import ValidationFailedError
-from emissions_etl.idempotency import canonical_json, idempotency_key, idempotency_key_of
-from emissions_etl.readback import READ_THREADS, remote_frame, settle
-from emissions_etl.resources import IngestJobBulk
-from emissions_etl.writing._context import (
+from emissions_etl.loading.idempotency import canonical_json, idempotency_key, idempotency_key_of
+from emissions_etl.loading.readback import READ_THREADS, remote_frame, settle
+from emissions_etl.loading.writing._context import (
     ChangePlan,
     WriteContext,
     WriteResult,
@@ -29,6 +28,7 @@ from emissions_etl.writing._context import (
     rejects_at,
     to_payload,
 )
+from emissions_etl.resources import IngestJobBulk
 
 #: Ingest jobs followed (waited for and read back) at once while later chunks are sent.
 JOBS_FOLLOWED = 2

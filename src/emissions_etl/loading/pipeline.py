@@ -17,18 +17,13 @@ import numpy as np
 import pandas as pd
 
 from emissions_etl.errors import EmptySourceError, StrictModeError
-from emissions_etl.prefetch import prefetched
-from emissions_etl.profiles.inputs import ProfileInputs
-from emissions_etl.profiles.reading import read_batches
-from emissions_etl.readback import read_records, remote_frame
-from emissions_etl.references import ListingApi, References, fetch_references
-from emissions_etl.rejects import RejectCode, empty_rejects, make_rejects
-from emissions_etl.resources import ResourceSpec
-from emissions_etl.stages import StageClock
-from emissions_etl.validation import validate_batch
-from emissions_etl.warehouse import Warehouse, WarehouseWriter
-from emissions_etl.webhooks.completion import PollingCompletion
-from emissions_etl.writing import (
+from emissions_etl.loading.prefetch import prefetched
+from emissions_etl.loading.readback import read_records, remote_frame
+from emissions_etl.loading.references import ListingApi, References, fetch_references
+from emissions_etl.loading.rejects import RejectCode, empty_rejects, make_rejects
+from emissions_etl.loading.stages import StageClock
+from emissions_etl.loading.validation import validate_batch
+from emissions_etl.loading.writing import (
     JobCompletion,
     WriteContext,
     Writer,
@@ -36,7 +31,12 @@ from emissions_etl.writing import (
     plan_changes,
     writer_for,
 )
-from emissions_etl.writing._context import WriteApi
+from emissions_etl.loading.writing._context import WriteApi
+from emissions_etl.profiles.inputs import ProfileInputs
+from emissions_etl.profiles.reading import read_batches
+from emissions_etl.resources import ResourceSpec
+from emissions_etl.warehouse import Warehouse, WarehouseWriter
+from emissions_etl.webhooks.completion import PollingCompletion
 
 #: Called as work advances: (stage, rows just processed); stages "read", "sent", "calculated".
 ProgressCallback = Callable[[str, int], None]

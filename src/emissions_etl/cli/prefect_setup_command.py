@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from emissions_etl.limit_options import SharedLimitsOption
+from emissions_etl.cli.limit_options import SharedLimitsOption
 
 
 def prefect_setup_command(
@@ -47,11 +47,11 @@ def prefect_setup_command(
     """
     from rich.console import Console
 
+    from emissions_etl.cli.terminal import EXIT_FAILED, EXIT_UNUSABLE, fail
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError
-    from emissions_etl.prefect_setup import setup_prefect
-    from emissions_etl.prefect_steps import project_directory
+    from emissions_etl.orchestration.setup import setup_prefect
+    from emissions_etl.orchestration.steps import project_directory
     from emissions_etl.settings import Settings
-    from emissions_etl.terminal import EXIT_FAILED, EXIT_UNUSABLE, fail
 
     given: dict[str, Any] = {
         "api_url": api_url,

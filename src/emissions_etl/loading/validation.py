@@ -15,11 +15,11 @@ import numpy as np
 import pandas as pd
 import pandera.pandas as pandera
 
-from emissions_etl.cell_kinds import ColumnRule, column_rules, parse_column
 from emissions_etl.errors import UnsupportedSourceError
-from emissions_etl.rejects import RejectCode, empty_rejects, make_rejects, sort_rejects
+from emissions_etl.loading.cell_kinds import ColumnRule, column_rules, parse_column
+from emissions_etl.loading.rejects import RejectCode, empty_rejects, make_rejects, sort_rejects
+from emissions_etl.loading.row_keys import row_keys, source_hash
 from emissions_etl.resources import ResourceSpec
-from emissions_etl.row_keys import row_keys, source_hash
 from emissions_etl.sources.cells import as_text, is_blank
 from emissions_etl.sources.frames import ORIGIN_COLUMNS
 from emissions_etl_schemas.checks import COLUMN_CHECK_REJECTS, ROW_CHECK_REJECTS
