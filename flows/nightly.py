@@ -13,21 +13,31 @@ from flows._tasks import failed_file, load_one, plan, publish, refresh_sums
 
 
 @flow(name="nightly_load")
-def nightly_load(inbox: str | None = None, strict: bool = False) -> State[Any]:
+def nightly_load(
+    inbox: str | None = None,
+    strict: bool = False,
+    mirror: bool = False,
+    allow_mass_delete: bool = False,
+) -> State[Any]:
     """Load each file of the inbox; a file that fails does not stop the others.
 
     Args:
-        inbox: Folder of files to load; `inbox/<resource>/` folders name their resource, other
-            files are recognised from their header. Default: EMISSIONS_INBOX on the worker, else
-            the Prefect variable emissions_inbox.
+        inbox: Folder of files to load; `inbox/<resource>/` folders name their resource, and a
+            folder inside one names a source (`inbox/business_travels/agency/`: versions of one
+            data set); other files are recognised from their header. Default: EMISSIONS_INBOX on
+            the worker, else the Prefect variable emissions_inbox.
         strict: Load nothing of a file when any of its rows is rejected.
+        mirror: Each file is the whole truth for its source: delete the records of rows it no
+            longer has (refused when rows are rejected or more than 20 % would go).
+        allow_mass_delete: Let a mirror delete more than 20 % of a source's records.
     """
     outcomes = []
     for path, resource, problem in plan(inbox):
         if resource is None:
             outcomes.append(failed_file(path, None, problem))
             continue
-        state = load_one(path, resource, LoadOptions(strict=strict), return_state=True)
+        options = LoadOptions(strict=strict, mirror=mirror, allow_mass_delete=allow_mass_delete)
+        state = load_one(path, resource, options, return_state=True)
         if state.is_completed():
             outcomes.append(state.result())
         else:

@@ -17,6 +17,9 @@ def load_wastes(
     sheet: str | None = None,
     strict: bool = False,
     dry_run: bool = False,
+    source: str | None = None,
+    mirror: bool = False,
+    allow_mass_delete: bool = False,
 ) -> State[Any]:
     """Load the waste records of one file.
 
@@ -25,8 +28,21 @@ def load_wastes(
         sheet: Only this sheet of a workbook (default: every sheet with a header).
         strict: Load nothing when any row is rejected.
         dry_run: Ask the service to validate only; write nothing.
+        source: The data set the file is a version of (default: the file's name): rows
+            without a key are identified by their content within it.
+        mirror: The file is the whole truth for its source: delete the records of rows it no
+            longer has (refused when rows are rejected or more than 20 % would go).
+        allow_mass_delete: Let the mirror delete more than 20 % of the source's records.
     """
-    outcome = load_one(path, "wastes", LoadOptions(sheet=sheet, strict=strict, dry_run=dry_run))
+    options = LoadOptions(
+        sheet=sheet,
+        strict=strict,
+        dry_run=dry_run,
+        source=source,
+        mirror=mirror,
+        allow_mass_delete=allow_mass_delete,
+    )
+    outcome = load_one(path, "wastes", options)
     return publish([outcome])
 
 

@@ -39,10 +39,11 @@ def test_a_valid_row_comes_out_typed_with_a_default_key_and_a_hash(tmp_path: Pat
     assert row["start_date"] == pd.Timestamp("2026-01-01")
     assert row["base_quantity"] == 120.5
     assert (row["unit"], row["ler_code"], row["rd_code"]) == ("kg", "200101", "R3")
-    # Without a client_row_id the row's place is its key (sent as client_row_id).
+    # Without a client_row_id the row's content within its source (by default the file's
+    # name) is its key, never its place: <source>#<content hash>#<n-th of that content>.
     assert pd.isna(row["client_row_id"])
-    assert row["source_key"] == "w.xlsx#Jan!3"
     assert len(row["source_hash"]) == 16
+    assert row["source_key"] == f"w.xlsx#{row['source_hash']}#1"
     assert list(rejects.columns) == list(REJECT_COLUMNS)
 
 
@@ -130,12 +131,14 @@ def test_repeated_client_row_ids_reject_all_but_the_first(tmp_path: Path) -> Non
     assert "already used by row 3" in rejects["message"].iloc[0]
 
 
-def test_csv_cells_are_parsed_and_default_ids_have_no_sheet(tmp_path: Path) -> None:
+def test_csv_cells_are_parsed_and_default_ids_name_the_source_not_the_row(
+    tmp_path: Path,
+) -> None:
     rows = [WASTE_HEADERS, ["Madrid Warehouse", "A", "01/02/2026", "28/02/2026", "12,5", "t",
                             "200101", "d1", "", "", ""]]  # fmt: skip
     path = write_csv(tmp_path / "e.csv", rows, delimiter=";")
     valid = validate_path(path).valid
-    assert valid["source_key"].tolist() == ["e.csv#2"]
+    assert valid["source_key"].tolist() == [f"e.csv#{valid['source_hash'].iloc[0]}#1"]
     assert (valid["base_quantity"].iloc[0], valid["unit"].iloc[0]) == (12.5, "t")
     assert valid["rd_code"].iloc[0] == "D1"
 

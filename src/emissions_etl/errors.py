@@ -14,7 +14,8 @@ never from message text. User-facing commands turn any of them into one clear li
     │   │   ├── SourceEncodingError     text in no single encoding (mixed UTF-8 and Latin-1)
     │   │   └── DuplicateColumnError    two header cells mean the same column
     │   ├── SheetNotFoundError      the named sheet is not in the workbook
-    │   └── EmptySourceError        a header but no data rows
+    │   ├── EmptySourceError        a header but no data rows
+    │   └── MirrorRefusedError      ``--mirror`` would delete too much, or the file is not whole
     ├── ApiError                    the service answered, or could not be reached
     │   ├── TransportError          connection refused, reset, TLS or timeout (transient)
     │   └── ApiStatusError          an HTTP error status; carries status, code, problem details
@@ -91,6 +92,17 @@ class SheetNotFoundError(InputError):
 
 class EmptySourceError(InputError):
     """The file has a header but no data rows: nothing to load."""
+
+
+class MirrorRefusedError(InputError):
+    """``--mirror`` deletes nothing: it would delete more than a bounded share of the source's
+    records (``--allow-mass-delete`` lifts that), or rows of the file were rejected (a file
+    with rejected rows is not the whole truth). What the file loaded stays loaded."""
+
+    def __init__(self, path: str, reason: str, *, gone: int, held: int) -> None:
+        super().__init__(path, reason)
+        self.gone = gone
+        self.held = held
 
 
 class ApiError(EmissionsEtlError):

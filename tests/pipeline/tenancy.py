@@ -26,6 +26,7 @@ HEADER = (
     "LER code",
     "RD code",
     "Destination",
+    "Client row id",
 )
 
 
@@ -109,9 +110,13 @@ def write_wastes_xlsx(path: Path, rows: list[tuple[object, ...]], *, title: bool
 
 
 def waste_row(
-    n: int, *, facility: str = "Madrid Warehouse", quantity: object = 100.0
+    n: int,
+    *,
+    facility: str = "Madrid Warehouse",
+    quantity: object = 100.0,
+    client_row_id: str | None = None,
 ) -> tuple[object, ...]:
-    """A valid row; ``n`` varies the content and the month."""
+    """A valid row; ``n`` varies the content and the month; no key unless given."""
     month = n % 12 + 1
     return (
         facility,
@@ -123,4 +128,5 @@ def waste_row(
         "20 01 01",
         "R3",
         "Recycling plant",
+        client_row_id,
     )

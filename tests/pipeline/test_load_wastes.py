@@ -76,21 +76,49 @@ def test_loading_the_same_file_again_sends_nothing(tenant: Tenant) -> None:
     assert len(_remote_wastes(tenant)) == 10
 
 
-def test_a_changed_row_replaces_its_record(tenant: Tenant) -> None:
-    rows = [waste_row(n) for n in range(5)]
+def test_a_changed_row_with_a_key_replaces_its_record(tenant: Tenant) -> None:
+    rows = [waste_row(n, client_row_id=f"W-{n}") for n in range(5)]
     path = write_wastes_xlsx(tenant.workdir / "wastes.xlsx", rows)
     _load(tenant, path)
     before = {item["client_row_id"]: item for item in _remote_wastes(tenant)}
 
-    rows[2] = waste_row(2, quantity=250.0)
+    rows[2] = waste_row(2, quantity=250.0, client_row_id="W-2")
     write_wastes_xlsx(path, rows)
     summary = _load(tenant, path)
 
     after = {item["client_row_id"]: item for item in _remote_wastes(tenant)}
     assert (summary.rows_sent, summary.rows_deleted, summary.rows_unchanged) == (1, 1, 4)
     assert len(after) == 5
-    changed_key = next(k for k, v in after.items() if v["base_quantity"] == 250.0)
-    assert after[changed_key]["id"] != before[changed_key]["id"]
+    assert after["W-2"]["base_quantity"] == 250.0
+    assert after["W-2"]["id"] != before["W-2"]["id"]
+    assert tenant.warehouse.query("SELECT count(*) AS n FROM emissions")["n"][0] == 5
+
+
+def test_a_changed_row_without_a_key_is_a_new_record_and_a_mirror_drops_the_old(
+    tenant: Tenant,
+) -> None:
+    rows = [waste_row(n) for n in range(5)]
+    path = write_wastes_xlsx(tenant.workdir / "wastes.xlsx", rows)
+    _load(tenant, path)
+    old = {
+        item["id"]
+        for item in _remote_wastes(tenant)
+        if item["identification_name"] == "RSU-2026-002"
+    }
+
+    rows[2] = waste_row(2, quantity=250.0)
+    write_wastes_xlsx(path, rows)
+    kept = _load(tenant, path)
+    mirrored = _load(tenant, path, mirror=True)
+
+    # Identified by content, the edited row is another activity: created, the old one kept
+    # (and named) until the file is mirrored.
+    assert (kept.rows_sent, kept.rows_unchanged, kept.rows_gone) == (1, 4, 1)
+    assert any("--mirror" in note for note in kept.notes)
+    assert (mirrored.rows_sent, mirrored.rows_unchanged, mirrored.rows_deleted) == (0, 5, 1)
+    after = _remote_wastes(tenant)
+    assert len(after) == 5
+    assert not old & {item["id"] for item in after}
     assert tenant.warehouse.query("SELECT count(*) AS n FROM emissions")["n"][0] == 5
 
 

@@ -1,7 +1,7 @@
 """Load a file and kill the process (``os._exit``) right after the service answered the
 ``crash_after``-th write: what was written is in the service, nothing of it in the warehouse.
 
-    python -m tests.resources.crash_driver RESOURCE FILE WAREHOUSE CRASH_AFTER
+    python -m tests.resources.crash_driver RESOURCE FILE WAREHOUSE CRASH_AFTER [mirror]
     (service settings from EMISSIONS_API_URL, EMISSIONS_API_KEY, EMISSIONS_ORGANIZATION_ID,
     EMISSIONS_CA_FILE)
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 
 from emissions_etl.client import ApiKeyAuth, EmissionsClient
-from emissions_etl.loading.pipeline import load_file
+from emissions_etl.loading.pipeline import LoadOptions, load_file
 from emissions_etl.resources import resource_spec
 from emissions_etl.warehouse import Warehouse
 
@@ -39,15 +39,19 @@ class KillingTransport(httpx.BaseTransport):
         return response
 
 
-def main(resource: str, file: str, warehouse: str, crash_after: str) -> None:
+def main(resource: str, file: str, warehouse: str, crash_after: str, *flags: str) -> None:
     env = os.environ
     auth = ApiKeyAuth(env["EMISSIONS_API_KEY"], env["EMISSIONS_ORGANIZATION_ID"])
     transport = KillingTransport(env["EMISSIONS_CA_FILE"], int(crash_after))
     with EmissionsClient(env["EMISSIONS_API_URL"], auth, transport=transport) as client:
         load_file(
-            Path(file), api=client, warehouse=Warehouse(warehouse), spec=resource_spec(resource)
+            Path(file),
+            api=client,
+            warehouse=Warehouse(warehouse),
+            spec=resource_spec(resource),
+            options=LoadOptions(mirror="mirror" in flags),
         )
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:5])
+    main(*sys.argv[1:])

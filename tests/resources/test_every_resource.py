@@ -55,6 +55,8 @@ def test_a_filled_in_file_loads_and_a_rerun_writes_nothing(tenant: Tenant, resou
 
 @pytest.mark.parametrize("resource", NAMES)
 def test_a_changed_row_updates_its_record(tenant: Tenant, resource: str) -> None:
+    """A row with a key updates its record; a row identified by its content is another
+    activity once changed, so the mirrored file replaces the old record with the new."""
     example = EXAMPLES[resource]
     load_parents(tenant, example)
     path = write_example(tenant.workdir / f"{resource}.xlsx", example, example.rows)
@@ -63,7 +65,7 @@ def test_a_changed_row_updates_its_record(tenant: Tenant, resource: str) -> None
     rows[example.change.row][example.header.index(example.change.header)] = example.change.value
     write_example(path, example, rows)
 
-    summary = load(tenant, resource, path)
+    summary = load(tenant, resource, path, mirror=True)
 
     assert (summary.rows_sent, summary.rows_unchanged) == (1, len(rows) - 1)
     assert summary.rows_loaded == 1

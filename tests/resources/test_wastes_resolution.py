@@ -57,8 +57,10 @@ def test_names_resolve_to_ids_and_records_pass_the_service_model(tmp_path: Path)
     assert records["facility_id"].tolist() == [MADRID, BARCELONA]
     assert records["waste_efs_id"].tolist() == [PAPER_R3, PAPER_D1]
     assert records["unit_id"].tolist() == [KG, TONNES]
-    # A row without its own id is sent under its place, so the service echoes it back.
-    assert records["client_row_id"].tolist() == ["w.xlsx#S!2", "w.xlsx#S!3"]
+    # A row without its own id is sent under its content key (its source, by default the
+    # file's name, its content hash and which of that content it is), so the service echoes it.
+    hashes = valid["source_hash"].tolist()
+    assert records["client_row_id"].tolist() == [f"w.xlsx#{digest}#1" for digest in hashes]
     assert set(WASTES.record_fields) | {"_file", "_sheet", "_row", "source_key",
                                         "source_hash"} == set(records)  # fmt: skip
     payloads = to_payload(records, WASTES)

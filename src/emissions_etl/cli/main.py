@@ -71,6 +71,19 @@ DefaultCountryOption = Annotated[
 ]
 
 
+SourceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--source",
+        envvar="EMISSIONS_SOURCE",
+        show_envvar=True,
+        help="The data set the files are versions of (a travel agency's export, a fuel card's "
+        "statements): rows without a key are identified by their content within it, so a new "
+        "version under another file name adds only its new rows (default: each file's name).",
+    ),
+]
+
+
 def _version(value: bool) -> None:
     if value:
         out.print(f"emissions-etl {__version__}")
@@ -107,6 +120,7 @@ def validate(
     profile: ProfileOption = None,
     sector_map: SectorMapOption = None,
     default_country: DefaultCountryOption = None,
+    source: SourceOption = None,
 ) -> None:
     """Check a file offline: exit 0 when every row is valid, 1 when some are rejected."""
     from emissions_etl.cli.profiles_command import profile_options, profile_resource
@@ -119,7 +133,8 @@ def validate(
         spec = _spec_for(file, resource or profile_resource(profile), sheet)
         _warn_sheet_on_csv(file, sheet)
         extra = profile_options(profile, sector_map, default_country)
-        result = validate_file(file, spec=spec, options=LoadOptions(sheet=sheet, **extra))
+        options = LoadOptions(sheet=sheet, source=source, **extra)
+        result = validate_file(file, spec=spec, options=options)
     except (InputError, ValueError) as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
     if result.rows_read == 0:
@@ -159,10 +174,24 @@ def load(
     default_country: DefaultCountryOption = None,
     limits_file: LimitsFileOption = None,
     shared_limits: SharedLimitsOption = None,
+    source: SourceOption = None,
+    mirror: Annotated[
+        bool,
+        typer.Option(
+            help="The file is the whole truth for its source: delete the records of rows it no "
+            "longer has (in the service and the warehouse). Refused when rows are rejected or "
+            "when it would delete more than 20 % of the source; with --dry-run, lists them."
+        ),
+    ] = False,
+    allow_mass_delete: Annotated[
+        bool, typer.Option(help="Let --mirror delete more than 20 % of the source's records.")
+    ] = False,
 ) -> None:
     """Load files into the service (settings from EMISSIONS_* variables) and the warehouse.
 
     Files load parents first (facilities before wastes, vehicles before consumptions, ...).
+    A row is found again by its key or its content within its source, in the warehouse and
+    else among the records the service holds: nothing is created twice.
     """
     from emissions_etl.cli.profiles_command import profile_options, profile_resource
     from emissions_etl.cli.terminal import check_rejects_target, load_files, print_load_report
@@ -187,7 +216,10 @@ def load(
         summaries = load_files(
             planned, sheet=sheet, strict=strict, dry_run=dry_run,
             settings={name: value for name, value in given.items() if value is not None},
-            extra_options=profile_options(profile, sector_map, default_country),
+            extra_options={
+                **profile_options(profile, sector_map, default_country),
+                "source": source, "mirror": mirror, "allow_mass_delete": allow_mass_delete,
+            },
         )  # fmt: skip
     except StrictModeError as error:
         if rejects is not None and error.rejects is not None:
@@ -285,3 +317,8 @@ app.command("report")(report_command)
 from emissions_etl.cli.profiles_command import profiles_command  # noqa: E402
 
 app.command("profiles")(profiles_command)
+
+# The warehouse rebuilt from the service; the client and DuckDB load only when it runs.
+from emissions_etl.cli.rebuild_command import rebuild_command  # noqa: E402
+
+app.command("rebuild-warehouse")(rebuild_command)

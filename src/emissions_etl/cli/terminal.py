@@ -146,19 +146,33 @@ def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: Path | No
     any row was rejected."""
     from rich.table import Table
 
-    table = Table("file", "resource", "outcome", "read", "rejected", "unchanged", "sent",
-                  "loaded", "co2e kg")  # fmt: skip
+    table = Table("file", "resource", "outcome", "read", "rejected", "unchanged", "adopted",
+                  "sent", "loaded", "deleted", "co2e kg")  # fmt: skip
     for outcome in outcomes:
         s = outcome.summary
         if s is None:
             continue
         table.add_row(
             outcome.path.name, s.resource, s.outcome,
-            *(f"{n:,}" for n in (s.rows_read, s.rows_rejected, s.rows_unchanged, s.rows_sent,
-                                 s.rows_loaded)),
+            *(f"{n:,}" for n in (s.rows_read, s.rows_rejected, s.rows_unchanged, s.rows_adopted,
+                                 s.rows_sent, s.rows_loaded, s.rows_deleted)),
             f"{s.co2e_kg:,.1f}",
         )  # fmt: skip
     out.print(table)
+    for outcome in outcomes:
+        s = outcome.summary
+        if s is None:
+            continue
+        if s.outcome == "dry_run":
+            out.print(
+                f"{outcome.path.name} (source {s.source_name!r}), dry run: would create "
+                f"{s.rows_new:,} and update {s.rows_changed:,}; {s.rows_adopted:,} found in the "
+                f"service, {s.rows_unchanged:,} unchanged",
+                highlight=False,
+                markup=False,
+            )
+        for note in s.notes:
+            out.print(f"{outcome.path.name}: {note}", highlight=False, markup=False)
     rejects = {o.path: o.summary.rejects for o in outcomes if o.summary is not None}
     for path, frame in rejects.items():
         if not frame.empty:

@@ -1,8 +1,12 @@
 """Which files of an inbox folder are loadable, which resource each holds, and in what order.
 
 ``inbox/<resource>/`` holds files of that resource; a file directly in the inbox is recognised
-from its header. Parents load before children (facilities before hubs and wastes, vehicles
-before consumptions, employees before commuting periods), whatever order the files arrive in.
+from its header. A folder in a resource folder names a source: ``inbox/business_travels/
+agency/*.xlsx`` are versions of the data set ``agency`` (rows without a key are identified by
+their content within it, whatever the file is called); a file directly in a resource folder is
+a source of its own, named by the file. Parents load before children (facilities before hubs
+and wastes, vehicles before consumptions, employees before commuting periods), whatever order
+the files arrive in; versions of one source load in the order of their names.
 """
 
 from __future__ import annotations
@@ -38,8 +42,19 @@ def inbox_files(inbox: Path) -> list[Path]:
 
 
 def resource_of_folder(path: Path) -> ResourceSpec | None:
-    """The resource named by the file's folder (``inbox/vehicles/fleet.xlsx``), if any."""
-    return RESOURCES.get(path.parent.name)
+    """The resource named by the file's folder (``inbox/vehicles/fleet.xlsx``) or by the folder
+    above a source's (``inbox/vehicles/fleet-list/2026.xlsx``), if any."""
+    return RESOURCES.get(path.parent.name) or RESOURCES.get(path.parent.parent.name)
+
+
+def source_of_folder(path: Path) -> str | None:
+    """The source a file's folder names (``inbox/business_travels/agency/v2.xlsx``: ``agency``),
+    when the folder sits in a resource folder."""
+    return path.parent.name if path.parent.parent.name in RESOURCES else None
+
+
+def _visible(folder: Path) -> bool:
+    return not folder.name.startswith((".", "_", "~"))
 
 
 def plan_inbox(inbox: Path) -> list[InboxFile]:
@@ -54,6 +69,8 @@ def plan_inbox(inbox: Path) -> list[InboxFile]:
         folder = inbox / name
         if folder.is_dir():
             found += [InboxFile(path, spec) for path in inbox_files(folder)]
+            for source in sorted(p for p in folder.iterdir() if p.is_dir() and _visible(p)):
+                found += [InboxFile(path, spec) for path in inbox_files(source)]
     order = {name: index for index, name in enumerate(RESOURCES)}
     return sorted(
         found,

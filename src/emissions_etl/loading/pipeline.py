@@ -17,10 +17,19 @@ import numpy as np
 import pandas as pd
 
 from emissions_etl.errors import EmptySourceError, StrictModeError
+from emissions_etl.loading.inbox import source_of_folder
+from emissions_etl.loading.mirror import (
+    apply_mirror,
+    check_mirror,
+    finish_interrupted_mirrors,
+    plan_mirror,
+)
 from emissions_etl.loading.prefetch import prefetched
 from emissions_etl.loading.readback import read_records, remote_frame
+from emissions_etl.loading.reconcile import Reconciler
 from emissions_etl.loading.references import ListingApi, References, fetch_references
 from emissions_etl.loading.rejects import RejectCode, empty_rejects, make_rejects
+from emissions_etl.loading.row_keys import ContentKeys
 from emissions_etl.loading.stages import StageClock
 from emissions_etl.loading.validation import validate_batch
 from emissions_etl.loading.writing import (
@@ -61,6 +70,14 @@ class LoadOptions:
     profile: str | None = None
     #: The user's tables and defaults profiles use; None: the EMISSIONS_* settings.
     profile_inputs: ProfileInputs | None = None
+    #: The data set the file is a version of: rows without a key are identified by their
+    #: content within it, and ``mirror`` deletes what it no longer has. None: the file's name.
+    source: str | None = None
+    #: The file is the whole truth for its source: the records of rows it no longer has are
+    #: deleted (guarded: see ``loading.mirror``).
+    mirror: bool = False
+    #: Let a mirror delete more than ``MASS_DELETE_SHARE`` of the source's records.
+    allow_mass_delete: bool = False
 
 
 @dataclass
@@ -80,11 +97,24 @@ class LoadSummary:
     rows_failed: int = 0
     rows_recovered: int = 0
     rows_refreshed: int = 0
+    #: Rows without a mapping whose record the service already held (found, not created).
+    rows_adopted: int = 0
+    #: Rows with no record yet (created; on a dry run: would be created).
+    rows_new: int = 0
+    #: Rows whose record differs from them (updated; on a dry run: would be updated).
+    rows_changed: int = 0
+    #: Records of the source whose rows the file no longer has (deleted with ``mirror``).
+    rows_gone: int = 0
     co2e_kg: float = 0.0
     job_ids: list[str] = field(default_factory=list)
     rejects: pd.DataFrame = field(default_factory=lambda: empty_rejects())
-    #: Wall-clock seconds per stage: read_validate, resolve, upload, calculate, land.
+    #: Wall-clock seconds per stage: read_validate, resolve, reconcile, upload, calculate,
+    #: land, mirror.
     seconds: dict[str, float] = field(default_factory=dict)
+    #: The data set the rows belong to (``LoadOptions.source`` or the file's name).
+    source_name: str = ""
+    #: What a person should know about the run beyond its counts (one line each).
+    notes: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         """The integer counters, as stored on the run row."""
@@ -104,13 +134,21 @@ class LoadApi(WriteApi, ListingApi, Protocol):
     """Everything a load asks of the service (``EmissionsClient`` provides it)."""
 
 
+def source_name(path: Path, options: LoadOptions) -> str:
+    """The data set ``path`` is a version of: ``options.source``, else the source its folder
+    names (``inbox/<resource>/<source>/``), else the file's name."""
+    return options.source or source_of_folder(path) or path.name
+
+
 def iter_validated(
     path: Path, spec: ResourceSpec, options: LoadOptions
 ) -> Iterator[tuple[int, pd.DataFrame, pd.DataFrame]]:
-    """(rows read, valid rows, rejects) per batch; a key repeated across batches is rejected."""
+    """(rows read, valid rows, rejects) per batch; a key repeated across batches is rejected;
+    rows without a key are numbered by content across the whole file."""
     seen: set[str] = set()
+    content_keys = ContentKeys(source_name(path, options))
     for batch, left_out in read_batches(path, spec, options):
-        result = validate_batch(batch, spec)
+        result = validate_batch(batch, spec, content_keys)
         valid, rejects = result.valid, pd.concat([left_out, result.rejects], ignore_index=True)
         keys = valid["source_key"].astype(str).tolist()
         # Looked up one by one: Series.isin(set) converts the whole set on every batch, which
@@ -175,10 +213,15 @@ def load_file(
     options = options or LoadOptions()
     notify = progress or (lambda stage, rows: None)
     clock = StageClock()
+    name = source_name(path, options)
     with warehouse.writer() as writer:
         writer.mark_interrupted_runs()
-        run_id = writer.start_run(spec.name, str(path), _parameters(path, options))
-        summary = LoadSummary(run_id=run_id, resource=spec.name, source=str(path))
+        run_id = writer.start_run(
+            spec.name, str(path), _parameters(path, options), source_name=name
+        )
+        summary = LoadSummary(
+            run_id=run_id, resource=spec.name, source=str(path), source_name=name
+        )
         try:
             context = WriteContext(
                 api=api,
@@ -189,10 +232,13 @@ def load_file(
                 completion=completion or PollingCompletion(api),
                 settle_seconds=options.settle_seconds,
                 notify=notify,
+                source_name=name,
             )
             strategy = writer_for(context)
-            _describe(writer, spec)
+            reconciler = Reconciler(context, dry_run=options.dry_run)
+            describe(writer, spec)
             with clock.stage("recover"):
+                summary.rows_deleted += finish_interrupted_mirrors(writer, strategy, spec.name)
                 summary.rows_recovered = strategy.recover()
                 summary.rows_refreshed = refresh_unsettled(api, writer, spec)
             references = _references(api, writer, spec)
@@ -203,7 +249,9 @@ def load_file(
                 batches = prefetched(iter_validated(path, spec, options), name="read-ahead")
                 for read, valid, rejects in clock.timed("read_validate", batches):
                     notify("read", read)
-                    result = _load_batch(valid, references, context, summary, options, strategy)
+                    result = _load_batch(
+                        valid, references, context, summary, options, strategy, reconciler
+                    )
                     all_rejects += [rejects, *result.rejects]
                     writer.land_rejects(run_id, spec.name, pd.concat([rejects, *result.rejects]))
                     summary.rows_read += read
@@ -213,8 +261,10 @@ def load_file(
             if summary.rows_read == 0:
                 raise EmptySourceError(str(path), "no data rows under the header")
             summary.rejects = pd.concat(all_rejects, ignore_index=True)
-            summary.seconds = dict(clock.seconds)
             summary.rows_rejected = rejected_rows(summary.rejects)
+            with clock.stage("mirror"):
+                _mirror(path, writer, strategy, summary, options)
+            summary.seconds = dict(clock.seconds)
             summary.outcome = _outcome(summary, options)
             writer.finish_run(
                 run_id, outcome=summary.outcome, counts=summary.counts(), co2e_kg=summary.co2e_kg
@@ -239,23 +289,82 @@ def _load_batch(
     summary: LoadSummary,
     options: LoadOptions,
     strategy: Writer,
+    reconciler: Reconciler,
 ) -> WriteResult:
-    """Resolve, plan and send one batch (what is still calculating lands later, by
-    ``strategy.finish``); adds to ``summary``."""
+    """Resolve, plan (with what the service already holds) and send one batch (what is still
+    calculating lands later, by ``strategy.finish``); adds to ``summary``."""
     spec, writer, clock = context.spec, context.writer, context.clock
     with clock.stage("resolve"):
         records, unresolved = spec.to_records(valid, references)
         records.attrs["headers"] = valid.attrs.get("headers", {})
     with clock.stage("land"):
-        writer.land_source_rows(summary.run_id, spec.name, valid)
+        writer.land_source_rows(summary.run_id, spec.name, valid, source_name=summary.source_name)
         known = writer.mapping(spec.name, records["source_key"].tolist())
+        writer.touch_mapping(spec.name, known["source_key"].tolist(), summary.source_name)
         plan = plan_changes(records, known)
         plan.new.attrs = plan.changed.attrs = records.attrs
+    with clock.stage("reconcile"):
+        found = reconciler.reconcile(plan, known.loc[known["source_hash"] == "", "remote_id"])
+    plan = found.plan
+    summary.rows_adopted += found.adopted
+    for other, rows in (found.like_other_sources or {}).items():
+        summary.notes.append(
+            f"{rows} new row(s) are like records of source {other!r}: created as records of "
+            f"their own; if this file is a version of {other!r}, load it with --source {other!r}"
+        )
     summary.rows_unchanged += plan.unchanged
+    summary.rows_new += len(plan.new)
+    summary.rows_changed += len(plan.changed)
     result = strategy.write(plan, dry_run=options.dry_run)
     result.rejects.insert(0, unresolved)
     _add(summary, result)
     return result
+
+
+def _mirror(
+    path: Path,
+    writer: WarehouseWriter,
+    strategy: Writer,
+    summary: LoadSummary,
+    options: LoadOptions,
+) -> None:
+    """Count the records of the source whose rows the file no longer has; with ``mirror``,
+    delete them (nothing on a dry run), as guarded by ``check_mirror``."""
+    plan = plan_mirror(writer, summary.resource, summary.source_name, summary.run_id)
+    summary.rows_gone = len(plan.gone)
+    if not options.mirror:
+        if summary.rows_gone:
+            summary.notes.append(
+                f"{summary.rows_gone} record(s) of source {summary.source_name!r} have no row "
+                "in this file (dropped or edited rows): they stay in the service; load with "
+                "--mirror to delete them"
+            )
+        return
+    check_mirror(
+        plan,
+        path=str(path),
+        rows_rejected=summary.rows_rejected,
+        allow_mass_delete=options.allow_mass_delete,
+    )
+    if options.dry_run:
+        if summary.rows_gone:
+            summary.notes.append(
+                f"--mirror would delete {summary.rows_gone} record(s) of source "
+                f"{summary.source_name!r}, last seen at {_places(plan.gone)}"
+            )
+        return
+    summary.rows_deleted += apply_mirror(writer, strategy, summary.resource, plan, summary.run_id)
+
+
+def _places(rows: pd.DataFrame, shown: int = 5) -> str:
+    """Where rows were last seen (``file sheet row``), the first ``shown`` of them."""
+    places = [
+        " ".join(str(part) for part in (row.source_file, row.source_sheet, f"row {row.source_row}")
+                 if part not in (None, "", "None"))
+        for row in rows.head(shown).itertuples()
+    ]  # fmt: skip
+    more = f" and {len(rows) - shown} more" if len(rows) > shown else ""
+    return ", ".join(places) + more
 
 
 def _add(summary: LoadSummary, result: WriteResult) -> None:
@@ -309,7 +418,8 @@ def _references(api: LoadApi, writer: WarehouseWriter, spec: ResourceSpec) -> Re
     return references
 
 
-def _describe(writer: WarehouseWriter, spec: ResourceSpec) -> None:
+def describe(writer: WarehouseWriter, spec: ResourceSpec) -> None:
+    """Record what the resource's co2e means and (re)create its analyst view."""
     writer.describe_resource(
         spec.name, is_aggregate=spec.readback.is_aggregate, description=spec.description
     )

@@ -111,6 +111,11 @@ def read_records(api: ReadApi, readback: Readback, records: pd.DataFrame) -> lis
     records the service no longer holds are left out."""
     if records.empty:
         return []
+    if readback.range_query is not None and readback.list_path is not None:
+        wanted = set(records["remote_id"].astype(str))
+        covering = readback.range_query([json.loads(payload) for payload in records["payload"]])
+        listed = api.iter_items(readback.list_path, covering)  # later pages several at once
+        return [item for item in listed if str(item.get("id")) in wanted]
     if readback.ids_param is not None and readback.list_path is not None:
         ids = records["remote_id"].astype(str).tolist()
         batches = [

@@ -1,5 +1,13 @@
 """Each source row's identity (``source_key``) and content fingerprint (``source_hash``).
 
+A row's identity is its key or its content, never its place. The key is the interface's where
+there is one (a name, a plate, an e-mail, a movement and stretch, a recharge's upsert key) or
+the row's own ``client_row_id``; a row without one is identified by its content within its
+**source** (the data set a file is a version of: ``--source``, default the file's name):
+``<source>#<content hash>#<n>``, the n-th row of that content in the source. A row inserted
+above, a file renamed under the same source or a sheet moved keeps every other row's key; two
+identical rows stay two records.
+
 The key decides which remote record a row maps to across runs; the hash decides whether the row
 changed since it was sent. Both are computed vectorised, in C, for whole batches.
 """
@@ -7,6 +15,7 @@ changed since it was sent. Both are computed vectorised, in C, for whole batches
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -24,7 +33,8 @@ ROW_ID_COLUMN = "client_row_id"
 
 def row_keys(typed: pd.DataFrame, natural_key: Sequence[str]) -> pd.Series:
     """The natural key's values joined by ``|`` (dates ISO, text trimmed and lower-cased), or,
-    without a natural key, ``client_row_id`` where given and ``file#sheet!row`` elsewhere.
+    without a natural key, ``client_row_id`` where given; missing (NA) for rows identified by
+    their content (``ContentKeys`` numbers those once their hash is known).
 
     The first part is the key's identity: a row without it is keyed like a row of a resource
     without a natural key (the schema rejects the empty cell when the part is required; an
@@ -38,8 +48,8 @@ def row_keys(typed: pd.DataFrame, natural_key: Sequence[str]) -> pd.Series:
             joined = joined + "|" + part.fillna("")
         return _filled(joined.astype("str"), lambda rows: row_keys(typed[rows], ()))
     if ROW_ID_COLUMN in typed.columns:
-        return _filled(typed[ROW_ID_COLUMN].astype("str"), lambda rows: _place_keys(typed[rows]))
-    return _place_keys(typed)
+        return typed[ROW_ID_COLUMN].astype("str")
+    return pd.Series(pd.NA, index=typed.index, dtype="str")
 
 
 def _filled(keys: pd.Series, fallback: Callable[[np.ndarray], pd.Series]) -> pd.Series:
@@ -63,19 +73,52 @@ def _key_text(values: pd.Series) -> pd.Series:
     return text.str.replace(r"\s+", " ", regex=True)
 
 
-def _place_keys(typed: pd.DataFrame) -> pd.Series:
-    """``file#sheet!row`` (``file#row`` for csv), hashed when longer than the service allows."""
-    if typed.empty:
-        return pd.Series([], index=typed.index, dtype="str")
-    files, sheets = typed["_file"].astype("str"), typed["_sheet"].astype("str")
-    rows = typed["_row"].astype("int64").astype("str")
-    keys = files + "#" + sheets.where(sheets == "", sheets + "!") + rows
-    long = (keys.str.len() > MAX_KEY_LENGTH).to_numpy(dtype=bool)
-    if long.any():
-        keys[long] = keys[long].map(
-            lambda key: "sha256:" + hashlib.sha256(key.encode()).hexdigest()
-        )
-    return keys.astype("str")
+def key_text(value: object) -> str:
+    """One value as ``row_keys`` writes it in a key (text trimmed, lower-cased, spaces joined):
+    what the service holds, keyed as a row would be."""
+    return " ".join(str(value).split()).lower()
+
+
+class ContentKeys:
+    """Keys of the rows a source identifies by their content, numbered across a whole file:
+    the n-th row of a content in ``source`` is ``<source>#<hash>#<n>``.
+
+    One instance per load of a file (its batches share the count), so a version of the file
+    with rows inserted above, or in another order, gives every old row its old key.
+    """
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._seen: Counter[str] = Counter()
+
+    def fill(self, keys: pd.Series, hashes: pd.Series) -> pd.Series:
+        """``keys`` with the missing ones made from ``hashes`` (same index)."""
+        lacking = keys.isna().to_numpy()
+        if not lacking.any():
+            return keys
+        numbered = []
+        for digest in hashes[lacking].astype(str).tolist():
+            self._seen[digest] += 1
+            numbered.append(content_key(self.source, digest, self._seen[digest]))
+        keys = keys.copy()
+        keys[lacking] = numbered
+        return keys
+
+
+def content_key(source: str, digest: str, nth: int) -> str:
+    """``<source>#<digest>#<nth>``, hashed when longer than the service echoes."""
+    key = f"{source}#{digest}#{nth}"
+    if len(key) > MAX_KEY_LENGTH:
+        return "sha256:" + hashlib.sha256(key.encode()).hexdigest()
+    return key
+
+
+def source_of_key(key: str) -> str | None:
+    """The source named in a content key (None for other keys, or a hashed one)."""
+    parts = key.rsplit("#", 2)
+    if len(parts) == 3 and len(parts[1]) == 16 and parts[2].isdigit():
+        return parts[0]
+    return None
 
 
 def source_hash(frame: pd.DataFrame) -> pd.Series:

@@ -18,7 +18,7 @@ import pandera.pandas as pandera
 from emissions_etl.errors import UnsupportedSourceError
 from emissions_etl.loading.cell_kinds import ColumnRule, column_rules, parse_column
 from emissions_etl.loading.rejects import RejectCode, empty_rejects, make_rejects, sort_rejects
-from emissions_etl.loading.row_keys import row_keys, source_hash
+from emissions_etl.loading.row_keys import ContentKeys, row_keys, source_hash
 from emissions_etl.resources import ResourceSpec
 from emissions_etl.sources.cells import as_text, is_blank
 from emissions_etl.sources.frames import ORIGIN_COLUMNS
@@ -46,11 +46,15 @@ class ValidationResult:
     rejects: pd.DataFrame
 
 
-def validate_batch(batch: pd.DataFrame, spec: ResourceSpec) -> ValidationResult:
+def validate_batch(
+    batch: pd.DataFrame, spec: ResourceSpec, content_keys: ContentKeys | None = None
+) -> ValidationResult:
     """Judge a batch from ``read_source`` against ``spec``'s schema.
 
-    Adds ``source_key`` (the natural key, or ``client_row_id``, or the row's place) and
-    ``source_hash``; a missing required column is UnsupportedSourceError.
+    Adds ``source_key`` (the natural key, or ``client_row_id``, or the row's content numbered
+    by ``content_keys``: pass one per file so its batches share the count; default: one for
+    this batch alone, its source the file's name) and ``source_hash``; a missing required
+    column is UnsupportedSourceError.
     """
     batch = batch.reset_index(drop=True)
     headers: dict[str, str] = dict(batch.attrs.get("headers", {}))
@@ -84,6 +88,9 @@ def validate_batch(batch: pd.DataFrame, spec: ResourceSpec) -> ValidationResult:
             rejects.append(_to_rejects(typed, raw, headers, failure))
     valid = typed[~bad].reset_index(drop=True)
     valid["source_hash"] = source_hash(valid[list(spec.columns)])
+    if content_keys is None:
+        content_keys = ContentKeys(str(batch["_file"].iloc[0]) if len(batch) else "")
+    valid["source_key"] = content_keys.fill(valid["source_key"], valid["source_hash"])
     valid.attrs["headers"] = headers
     return ValidationResult(valid, sort_rejects(pd.concat(rejects, ignore_index=True)))
 
@@ -219,7 +226,8 @@ def _to_rejects(
     if failure.code == RejectCode.REQUIRED and not failure.sentence:
         message: pd.Series | str = f"{label} is required; this cell is empty."
     elif failure.code == RejectCode.DUPLICATE_ROW_ID:
-        first = typed.groupby("source_key")["_row"].transform("first")[rows.index]
+        # Rows keyed by their content (no key yet) form no group: NaN there, never here.
+        first = typed.groupby("source_key")["_row"].transform("first")[rows.index].astype("int64")
         message = (
             f"{label} " + quoted + " is already used by row " + first.astype("str")
             + "; give each row its own."

@@ -63,11 +63,14 @@ def log_outcome(logger: logging.Logger | logging.LoggerAdapter[Any], outcome: Fi
         logger.debug("traceback of %s", outcome.path.name, exc_info=outcome.error)
         return
     logger.info(
-        "%s (%s): %s; read %d, rejected %d, unchanged %d, sent %d, loaded %d, failed %d, "
-        "recovered %d; co2e %.1f kg",
-        outcome.path.name, s.resource, s.outcome, s.rows_read, s.rows_rejected,
-        s.rows_unchanged, s.rows_sent, s.rows_loaded, s.rows_failed, s.rows_recovered, s.co2e_kg,
+        "%s (%s, source %s): %s; read %d, rejected %d, unchanged %d, found in the service %d, "
+        "sent %d, loaded %d, deleted %d, failed %d, recovered %d; co2e %.1f kg",
+        outcome.path.name, s.resource, s.source_name, s.outcome, s.rows_read, s.rows_rejected,
+        s.rows_unchanged, s.rows_adopted, s.rows_sent, s.rows_loaded, s.rows_deleted,
+        s.rows_failed, s.rows_recovered, s.co2e_kg,
     )  # fmt: skip
+    for note in s.notes:
+        logger.warning("%s: %s", outcome.path.name, note)
     stages = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in s.seconds.items())
     logger.info("%s stages: %s", outcome.path.name, stages or "-")
 
@@ -91,6 +94,13 @@ def summary_markdown(outcomes: Sequence[FileOutcome], report_path: str | None = 
         )
         why = _escape(o.reason) if o.error is not None else ""
         lines.append(f"| {_escape(o.path.name)} | {o.resource} | {o.outcome} | {numbers} | {why} |")
+    notes = [
+        f"- {_escape(o.path.name)}: {_escape(note)}"
+        for o in _done(outcomes)
+        for note in o.summary.notes
+    ]
+    if notes:
+        lines += ["", "**Notes:**", *notes]
     run = verdict(outcomes)
     lines += ["", f"**Run:** {run.state} — {_escape(run.message)}"]
     if report_path:

@@ -12,10 +12,10 @@ from importlib import import_module
 from types import MappingProxyType
 
 from emissions_etl.resources._spec import (
+    Finding,
     IngestJobBulk,
     PerRecordBulk,
     Readback,
-    Recovery,
     ResourceSpec,
     SingleCreate,
     ViewColumn,
@@ -81,7 +81,7 @@ __all__ = [
     "IngestJobBulk",
     "PerRecordBulk",
     "Readback",
-    "Recovery",
+    "Finding",
     "ResourceSpec",
     "SingleCreate",
     "ViewColumn",

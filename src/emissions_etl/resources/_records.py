@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pandas as pd
 
+from emissions_etl.loading.row_keys import key_text
 from emissions_etl.sources.frames import ORIGIN_COLUMNS
 
 #: Columns that ride along with every record: where the row came from, its key and hash.
@@ -15,3 +19,9 @@ def keep_origin(records: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     for name in CARRIED_COLUMNS:
         records[name] = rows[name].to_numpy()
     return records.reset_index(drop=True)
+
+
+def named(record: Mapping[str, Any]) -> str | None:
+    """A record's or row's name as a key holds it (trimmed, spaces joined, case-blind)."""
+    name = record.get("name")
+    return key_text(name) if name else None

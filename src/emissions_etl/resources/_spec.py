@@ -8,7 +8,7 @@ land everything. Adding a resource is a module here, a schema in ``schemas/`` an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -27,8 +27,12 @@ MAX_RECORDS_PER_REQUEST = 5_000
 ToRecords = Callable[[pd.DataFrame, References], tuple[pd.DataFrame, pd.DataFrame]]
 #: A hook that adjusts typed rows before the schema judges them (spellings, defaults).
 Prepare = Callable[[pd.DataFrame], pd.DataFrame]
-#: The list query that finds the records a killed run may have created for one record.
-RecoveryQuery = Callable[[Mapping[str, Any]], Mapping[str, Any]]
+#: The list query that narrows the search for one record (its day, its parent, its type).
+RecordQuery = Callable[[Mapping[str, Any]], Mapping[str, Any]]
+#: The one list query covering many records at once (the date range of a batch).
+RangeQuery = Callable[[Sequence[Mapping[str, Any]]], Mapping[str, Any]]
+#: What makes a record the same record, computed alike on a payload and on a listed item.
+Identity = Callable[[Mapping[str, Any]], Hashable]
 
 
 @dataclass(frozen=True)
@@ -88,11 +92,13 @@ WriteStrategy = IngestJobBulk | PerRecordBulk | SingleCreate
 class Readback:
     """How the service's records (ids, status, co2e) are read back and what they mean.
 
-    ``get_path`` reads one record by id; without it records are found through ``list_path``
-    (which may name fields of the record: ``/v1/vehicles/{vehicle_id}/consumptions``) with
-    ``list_query`` (the query that returns one source row's record). Records whose status
-    is in ``unsettled`` are read again until they settle, within a bounded wait, and by the next
-    run otherwise.
+    Records are read through ``list_path`` when it can serve them in pages: by ``ids_param``
+    (many ids a request), by ``range_query`` (one query covering many records, such as the
+    date range of a batch: list pages instead of one GET per record), or with ``list_query``
+    (the query that returns one source row's record; ``list_path`` may name fields of the
+    record: ``/v1/vehicles/{vehicle_id}/consumptions``); else one GET on ``get_path`` each.
+    Records whose status is in ``unsettled`` are read again until they settle, within a
+    bounded wait, and by the next run otherwise.
     """
 
     #: A dotted path through a list sums it: ``periods.co2e`` (an employee's periods).
@@ -104,9 +110,11 @@ class Readback:
     status_field: str | None = "status"
     get_path: str | None = None
     list_path: str | None = None
-    list_query: RecoveryQuery | None = None
+    list_query: RecordQuery | None = None
     #: A list filter taking many ids at once (read in batches instead of one GET per record).
     ids_param: str | None = None
+    #: The list query covering a group of records (their dates): read by pages of that list.
+    range_query: RangeQuery | None = None
     unsettled: frozenset[str] = frozenset({"pending", "loading"})
     #: True when the record's co2e is the sum of other records' (facility, hub, vehicle,
     #: employee): the ``emissions`` view marks it so totals do not count it twice.
@@ -114,22 +122,48 @@ class Readback:
 
 
 @dataclass(frozen=True)
-class Recovery:
-    """How to find what a killed run created before writing again (v1 has no Idempotency-Key).
+class Finding:
+    """How a record is found again in the service, by the rows that describe it.
 
-    ``query`` gives the list parameters that narrow the search for one pending record
-    (``list_path`` may name fields of the record, like ``{vehicle_id}``); candidates whose
-    ``match_fields`` equal the record's are adopted (never two rows for one remote record).
+    Used before writing (a row the warehouse has no mapping for is first looked for among the
+    records the service holds, so a second warehouse, a lost one or records made in the
+    service's own screens give no doubles) and after a crash (a killed run's creates are
+    found and adopted: v1 has no Idempotency-Key).
+
+    Candidates come from ``list_path`` (which may name fields of the record, like
+    ``{vehicle_id}``): by ``keys_param`` (many key values a request), by ``range_query`` (one
+    query for a batch: its date range), else one ``query`` per distinct narrowing (a parent,
+    a type; ``{}`` lists them all). A candidate is the record of a row when their
+    ``identity`` is equal (default: the ``match_fields``, compared as the service stores
+    them); the n-th identical row takes the n-th identical record, never one already mapped
+    to a row of another source.
     """
 
     list_path: str
-    query: RecoveryQuery
+    query: RecordQuery
     match_fields: tuple[str, ...]
     #: Where a record field lives in the listed item when not at the top (``data.custom_id``).
     item_paths: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     #: Match fields compared only when the payload carries them: left out, the service fills
     #: them in (a distance it calculates from places).
     compared_when_sent: tuple[str, ...] = ()
+    #: Identity other than equal match fields (an employee: the e-mail, else the name).
+    identity: Identity | None = None
+    #: One list query covering a whole batch (its dates), instead of one per record.
+    range_query: RangeQuery | None = None
+    #: A list filter taking many key values at once (``client_row_id``), 100 a request.
+    keys_param: str | None = None
+    #: The service upserts by its own key (logistics): a write finds the record itself, so
+    #: nothing is looked for before writing (only after a crash).
+    upserted_by_service: bool = False
+    #: The key a row of the record would have (``row_keys``), read off the record, where the
+    #: service keeps what makes it (a name, a plate, an echoed ``client_row_id``): how a
+    #: warehouse rebuilt from the service maps records. None: records keep no key (a trip).
+    key_of: Callable[[Mapping[str, Any]], str | None] | None = None
+    #: Records listed per parent: (parent resource, the record field naming it), as a
+    #: vehicle's consumptions (``{vehicle_id}`` in the path) or an employee's periods
+    #: (``employee_id`` in the query). None: ``list_path`` lists every record.
+    parent: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -165,7 +199,8 @@ class ResourceSpec:
     limits: Mapping[tuple[str, str], LimitPolicy] = field(
         default_factory=lambda: MappingProxyType({})
     )
-    recovery: Recovery | None = None
+    #: How its records are found again in the service (None: they are not, by design).
+    finding: Finding | None = None
     prepare: Prepare | None = None
     view_columns: tuple[ViewColumn, ...] = ()
     #: API field -> the spreadsheet column a person fixes when the service refuses it; a

@@ -8,7 +8,7 @@ place. A killed run's trips are found by listing that day's trips of that mode.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -17,8 +17,8 @@ from emissions_etl.loading.references import References
 from emissions_etl.loading.rejects import empty_rejects
 from emissions_etl.resources._records import keep_origin
 from emissions_etl.resources._spec import (
+    Finding,
     Readback,
-    Recovery,
     ResourceSpec,
     SingleCreate,
     ViewColumn,
@@ -62,6 +62,13 @@ def trips_of_the_day(payload: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"start_date": day, "end_date": day, "transport_type": payload["transport_type"]}
 
 
+def travel_dates(records: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    """The one list query covering ``records``: their travel dates, first to last (the list's
+    bounds are inclusive)."""
+    days = [str(record["travel_date"])[:10] for record in records]
+    return {"start_date": min(days), "end_date": max(days)}
+
+
 SPEC = ResourceSpec(
     name="business_travels",
     description="Business trips by car, train, plane... (one POST each, asynchronous co2e).",
@@ -77,17 +84,23 @@ SPEC = ResourceSpec(
         item_path="/v1/business-travels/{id}",
         update_method="PATCH",  # facts §7: partial update, co2e recalculated
     ),
+    # Read back by pages of the list of their dates (a GET each took half a 5,000-trip load).
     readback=Readback(
         activity_date_field="travel_date",
         get_path="/v1/business-travels/{id}",
+        list_path="/v1/business-travels",
+        range_query=travel_dates,
         unsettled=frozenset({"pending"}),
     ),
-    recovery=Recovery(
+    # No key the service keeps: a trip is found by its content, among the trips of the
+    # batch's dates (after a crash: of that day and mode).
+    finding=Finding(
         list_path="/v1/business-travels",
         query=trips_of_the_day,
         match_fields=(*RECORD_FIELDS,),
         # Given the places, the service calculates the distance: compared only when sent.
         compared_when_sent=("distance_km",),
+        range_query=travel_dates,
     ),
     record_fields=RECORD_FIELDS,
     date_fields=("travel_date",),

@@ -15,8 +15,8 @@ from emissions_etl.loading.references import ReferenceList, References, unknown_
 from emissions_etl.loading.rejects import RejectCode, empty_rejects
 from emissions_etl.resources._records import keep_origin
 from emissions_etl.resources._spec import (
+    Finding,
     Readback,
-    Recovery,
     ResourceSpec,
     SingleCreate,
     ViewColumn,
@@ -81,10 +81,11 @@ SPEC = ResourceSpec(
         list_path="/v1/employee-historic",
         list_query=lambda record: {"employee_id": record["employee_id"]},
     ),
-    recovery=Recovery(
+    finding=Finding(
         list_path="/v1/employee-historic",
         query=lambda payload: {"employee_id": payload["employee_id"]},
         match_fields=("start_date", "end_date", "transport_type", "commuting_type"),
+        parent=("employees", "employee_id"),
     ),
     record_fields=(
         "employee_id",

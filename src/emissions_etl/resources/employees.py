@@ -8,14 +8,18 @@ The employee record carries its commuting periods; its co2e is read as their sum
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pandas as pd
 
 from emissions_etl.loading.references import References
 from emissions_etl.loading.rejects import empty_rejects
+from emissions_etl.loading.row_keys import key_text
 from emissions_etl.resources._records import keep_origin
 from emissions_etl.resources._spec import (
+    Finding,
     Readback,
-    Recovery,
     ResourceSpec,
     SingleCreate,
     ViewColumn,
@@ -32,6 +36,15 @@ def prepare(typed: pd.DataFrame) -> pd.DataFrame:
     typed["email"] = typed["email"].str.strip()
     typed[KEY_COLUMN] = typed["email"].where(typed["email"].notna(), typed["name"])
     return typed
+
+
+def person(record: Mapping[str, Any]) -> tuple[str, str] | None:
+    """Who an employee record or row is: its e-mail, else its name (``KEY_COLUMN``)."""
+    if record.get("email"):
+        return ("email", key_text(record["email"]))
+    if record.get("name"):
+        return ("name", key_text(record["name"]))
+    return None
 
 
 def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -69,10 +82,14 @@ SPEC = ResourceSpec(
         unsettled=frozenset(),
         is_aggregate=True,
     ),
-    recovery=Recovery(
+    # Found by e-mail, else by name, among every employee of the organization (one list a
+    # run), as rows are keyed.
+    finding=Finding(
         list_path="/v1/employees",
-        query=lambda payload: {"search": payload.get("email") or payload.get("name")},
+        query=lambda payload: {},
         match_fields=("email", "name"),
+        identity=person,
+        key_of=lambda record: key_text(record.get("email") or record.get("name") or "") or None,
     ),
     record_fields=("name", "email", "situation", "status"),
     view_columns=(

@@ -14,11 +14,11 @@ import pandas as pd
 
 from emissions_etl.loading.references import References
 from emissions_etl.loading.rejects import empty_rejects
-from emissions_etl.resources._records import keep_origin
+from emissions_etl.resources._records import keep_origin, named
 from emissions_etl.resources._references import FACILITIES
 from emissions_etl.resources._spec import (
+    Finding,
     Readback,
-    Recovery,
     ResourceSpec,
     SingleCreate,
     ViewColumn,
@@ -91,10 +91,13 @@ SPEC = ResourceSpec(
         create_path="/v1/facilities", item_path="/v1/facilities/{id}", update_method="PUT"
     ),
     readback=Readback(facility_field="id", get_path="/v1/facilities/{id}", is_aggregate=True),
-    recovery=Recovery(
+    # Found by name among every facility of the organization (one list a run).
+    finding=Finding(
         list_path="/v1/facilities",
-        query=lambda payload: {"name": payload["name"]},
+        query=lambda payload: {},
         match_fields=("name",),
+        identity=named,
+        key_of=named,
     ),
     record_fields=(
         "name",

@@ -12,11 +12,11 @@ import pandas as pd
 
 from emissions_etl.loading.references import References, unknown_rejects
 from emissions_etl.loading.rejects import RejectCode, empty_rejects
-from emissions_etl.resources._records import keep_origin
+from emissions_etl.resources._records import keep_origin, named
 from emissions_etl.resources._references import FACILITIES
 from emissions_etl.resources._spec import (
+    Finding,
     Readback,
-    Recovery,
     ResourceSpec,
     SingleCreate,
     ViewColumn,
@@ -72,10 +72,13 @@ SPEC = ResourceSpec(
     readback=Readback(
         facility_field="facility_id", get_path="/v1/logistic-hubs/{id}", is_aggregate=True
     ),
-    recovery=Recovery(
+    # Found by name among every hub of the organization (one list a run).
+    finding=Finding(
         list_path="/v1/logistic-hubs",
-        query=lambda payload: {"name": payload["name"]},
+        query=lambda payload: {},
         match_fields=("name",),
+        identity=named,
+        key_of=named,
     ),
     record_fields=(
         "name",

@@ -21,12 +21,13 @@ import pandas as pd
 from emissions_etl.client import LimitPolicy
 from emissions_etl.loading.references import ReferenceList, References, unknown_rejects
 from emissions_etl.loading.rejects import empty_rejects
+from emissions_etl.loading.row_keys import key_text
 from emissions_etl.resources._records import keep_origin
 from emissions_etl.resources._references import TOCS
 from emissions_etl.resources._spec import (
+    Finding,
     PerRecordBulk,
     Readback,
-    Recovery,
     ResourceSpec,
     ViewColumn,
 )
@@ -76,6 +77,16 @@ def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.
     return keep_origin(records, rows), pd.concat(rejects, ignore_index=True)
 
 
+def recharge_key(record: Mapping[str, Any]) -> str | None:
+    """A recharge's row key: its country, date, quantity and plate (the service's upsert key)."""
+    country, date, quantity, plate = (
+        record.get(name) for name in ("country", "date", "quantity", "vehicle_license_plate")
+    )
+    if not country or not date or quantity is None or not plate:
+        return None
+    return "|".join((key_text(country), str(date)[:10], f"{float(quantity):.15g}", key_text(plate)))
+
+
 def same_plate_and_day(payload: Mapping[str, Any]) -> Mapping[str, Any]:
     """The list query returning a recharge's candidates: its plate's recharges of its day."""
     day = payload["date"]
@@ -107,10 +118,12 @@ SPEC = ResourceSpec(
         list_query=same_plate_and_day,
         unsettled=frozenset({"pending"}),
     ),
-    recovery=Recovery(
+    finding=Finding(
         list_path="/v1/logistics/recharges",
         query=same_plate_and_day,
         match_fields=("quantity", "country", "vehicle_license_plate"),
+        upserted_by_service=True,
+        key_of=recharge_key,
     ),
     record_fields=RECORD_FIELDS,
     date_fields=("date",),

@@ -21,12 +21,13 @@ import pandas as pd
 from emissions_etl.client import LimitPolicy
 from emissions_etl.loading.references import ReferenceList, References, unknown_rejects
 from emissions_etl.loading.rejects import RejectCode, empty_rejects
+from emissions_etl.loading.row_keys import key_text, source_of_key
 from emissions_etl.resources._records import keep_origin
 from emissions_etl.resources._references import TOCS
 from emissions_etl.resources._spec import (
+    Finding,
     PerRecordBulk,
     Readback,
-    Recovery,
     ResourceSpec,
     ViewColumn,
 )
@@ -80,6 +81,17 @@ def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.
     return keep_origin(records[list(RECORD_FIELDS)], rows), pd.concat(rejects, ignore_index=True)
 
 
+def movement_key(record: Mapping[str, Any]) -> str | None:
+    """A leg's row key: its movement and stretch (a movement id the loader made, a row's
+    content key, verbatim)."""
+    movement = record.get("movement_id")
+    if not movement:
+        return None
+    if source_of_key(str(movement)) is not None:
+        return str(movement)
+    return key_text(movement) + "|" + key_text(record.get("movement_stretch") or "")
+
+
 def same_movement(payload: Mapping[str, Any]) -> Mapping[str, Any]:
     """The list query returning a leg's candidates: every leg of its movement."""
     return {"movement_id": payload["movement_id"]}
@@ -106,10 +118,12 @@ SPEC = ResourceSpec(
         list_query=same_movement,
         unsettled=frozenset({"pending"}),
     ),
-    recovery=Recovery(
+    finding=Finding(
         list_path="/v1/logistics/requests",
         query=same_movement,
         match_fields=("movement_id", "movement_stretch"),
+        upserted_by_service=True,
+        key_of=movement_key,
     ),
     record_fields=RECORD_FIELDS,
     date_fields=("shipment_date",),

@@ -21,8 +21,8 @@ from emissions_etl.loading.references import References
 from emissions_etl.loading.rejects import empty_rejects
 from emissions_etl.resources._records import keep_origin
 from emissions_etl.resources._spec import (
+    Finding,
     Readback,
-    Recovery,
     ResourceSpec,
     SingleCreate,
     ViewColumn,
@@ -91,7 +91,7 @@ SPEC = ResourceSpec(
         get_path="/v1/purchases/{id}",
         unsettled=frozenset({"pending"}),  # facts §8: co2e may be null while pending
     ),
-    recovery=Recovery(
+    finding=Finding(
         list_path="/v1/purchases",
         query=same_type,
         match_fields=("product_name", "purchase_date", "quantity", "sector", "country", "unit_id"),

@@ -16,8 +16,8 @@ from emissions_etl.loading.rejects import RejectCode, empty_rejects, make_reject
 from emissions_etl.resources._records import keep_origin
 from emissions_etl.resources._references import UNITS
 from emissions_etl.resources._spec import (
+    Finding,
     Readback,
-    Recovery,
     ResourceSpec,
     SingleCreate,
     ViewColumn,
@@ -118,11 +118,13 @@ SPEC = ResourceSpec(
         list_query=lambda record: {},
         unsettled=frozenset({"loading"}),
     ),
-    recovery=Recovery(
+    finding=Finding(
         list_path="/v1/vehicles/{vehicle_id}/consumptions",
         query=lambda payload: {},
         match_fields=("vehicle_id", "custom_id"),
         item_paths={"custom_id": "data.custom_id"},
+        parent=("vehicles", "vehicle_id"),
+        key_of=lambda record: (record.get("data") or {}).get("custom_id"),
     ),
     record_fields=("vehicle_id", "quantity", "unit_id", "start_date", "end_date", "custom_id"),
     date_fields=("start_date", "end_date"),

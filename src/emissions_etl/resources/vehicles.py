@@ -7,14 +7,17 @@ co2e is the sum of its consumptions' (``is_aggregate``), read back from ``GET /v
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
 from emissions_etl.loading.references import ReferenceList, References, unknown_rejects
 from emissions_etl.loading.rejects import empty_rejects
+from emissions_etl.loading.row_keys import key_text
 from emissions_etl.resources._records import keep_origin
 from emissions_etl.resources._spec import (
+    Finding,
     Readback,
-    Recovery,
     ResourceSpec,
     SingleCreate,
     ViewColumn,
@@ -40,6 +43,13 @@ UNKNOWN_VEHICLES = ReferenceList(
 def normalise_plates(plates: pd.Series) -> pd.Series:
     """Plates in upper case without spaces, hyphens or dots: ``1234-klm`` -> ``1234KLM``."""
     return plates.str.replace(r"[\s.\-]+", "", regex=True).str.upper()
+
+
+def normalised_plate(plate: object) -> str | None:
+    """One plate as ``normalise_plates`` writes it (None for none)."""
+    if plate is None:
+        return None
+    return re.sub(r"[\s.\-]+", "", str(plate)).upper() or None
 
 
 def prepare(typed: pd.DataFrame) -> pd.DataFrame:
@@ -107,10 +117,14 @@ SPEC = ResourceSpec(
         delete_path="/v1/vehicles/{id}",
     ),
     readback=Readback(get_path="/v1/vehicles/{id}", is_aggregate=True),
-    recovery=Recovery(
+    # Found by plate among every vehicle of the organization (one list a run), the plates
+    # written as ``prepare`` writes them (``1234 KLM`` is ``1234KLM``).
+    finding=Finding(
         list_path="/v1/vehicles",
-        query=lambda payload: {"search": payload["license_plate"]},
+        query=lambda payload: {},
         match_fields=("license_plate",),
+        identity=lambda record: normalised_plate(record.get("license_plate")),
+        key_of=lambda record: key_text(normalised_plate(record.get("license_plate")) or "") or None,
     ),
     record_fields=(
         "name",

@@ -12,7 +12,13 @@ from emissions_etl.loading.references import ReferenceList, References, unknown_
 from emissions_etl.loading.rejects import RejectCode, empty_rejects, make_rejects
 from emissions_etl.resources._records import keep_origin
 from emissions_etl.resources._references import FACILITIES, UNITS
-from emissions_etl.resources._spec import IngestJobBulk, Readback, ResourceSpec, ViewColumn
+from emissions_etl.resources._spec import (
+    Finding,
+    IngestJobBulk,
+    Readback,
+    ResourceSpec,
+    ViewColumn,
+)
 from emissions_etl_schemas.wastes import INPUT_ALIASES, REQUIRED_INPUT_COLUMNS, WasteInput
 
 WASTE_EFS = ReferenceList(
@@ -145,6 +151,14 @@ SPEC = ResourceSpec(
         list_path="/v2/wastes",
         ids_param="ids",
         unsettled=frozenset({"loading"}),
+    ),
+    # Found by ``client_row_id`` (the row's key, which the service keeps), 100 a request.
+    finding=Finding(
+        list_path="/v2/wastes",
+        query=lambda payload: {},
+        match_fields=("client_row_id",),
+        keys_param="client_row_id",
+        key_of=lambda record: record.get("client_row_id"),
     ),
     record_fields=(
         "facility_id",

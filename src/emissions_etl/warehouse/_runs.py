@@ -29,14 +29,25 @@ COUNT_COLUMNS = (
 
 
 def start_run(
-    con: duckdb.DuckDBPyConnection, resource: str, source: str, parameters: Mapping[str, Any]
+    con: duckdb.DuckDBPyConnection,
+    resource: str,
+    source: str,
+    parameters: Mapping[str, Any],
+    *,
+    source_name: str | None = None,
 ) -> str:
     """Insert a ``running`` run row and return its new run id (a uuid4 string)."""
     run_id = str(uuid.uuid4())
     con.execute(
-        "INSERT INTO load_runs (run_id, resource, source, parameters, started_at, outcome) "
-        "VALUES (?, ?, ?, ?, now(), 'running')",
-        [run_id, resource, source, json.dumps(dict(parameters), default=str, sort_keys=True)],
+        "INSERT INTO load_runs (run_id, resource, source, source_name, parameters, started_at, "
+        "outcome) VALUES (?, ?, ?, ?, ?, now(), 'running')",
+        [
+            run_id,
+            resource,
+            source,
+            source_name,
+            json.dumps(dict(parameters), default=str, sort_keys=True),
+        ],
     )
     return run_id
 

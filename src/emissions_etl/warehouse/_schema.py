@@ -1,6 +1,6 @@
 """Create or upgrade the warehouse schema: versioned, idempotent DDL applied by the writer.
 
-Tables come from numbered migrations (``ddl.sql`` is version 1, ``migration_2.sql`` 2); views
+Tables come from numbered migrations (``ddl.sql`` is version 1, ``migration_<n>.sql`` n); views
 are replaced every time,
 so a view that gains a column reaches old files without a migration.
 """
@@ -12,9 +12,9 @@ from importlib.resources import files
 import duckdb
 
 #: The newest schema version this code writes.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
-_MIGRATIONS: dict[int, str] = {1: "ddl.sql", 2: "migration_2.sql"}
+_MIGRATIONS: dict[int, str] = {1: "ddl.sql", 2: "migration_2.sql", 3: "migration_3.sql"}
 
 
 def _sql(name: str) -> str:

@@ -47,9 +47,17 @@ class WarehouseWriter:
 
     # -- load runs -------------------------------------------------------------------------
 
-    def start_run(self, resource: str, source: str, parameters: Mapping[str, Any]) -> str:
-        """Record a new run as ``running``; returns its run id (uuid4)."""
-        return _runs.start_run(self._con, resource, source, parameters)
+    def start_run(
+        self,
+        resource: str,
+        source: str,
+        parameters: Mapping[str, Any],
+        *,
+        source_name: str | None = None,
+    ) -> str:
+        """Record a new run of file ``source`` (of data set ``source_name``) as ``running``;
+        returns its run id (uuid4)."""
+        return _runs.start_run(self._con, resource, source, parameters, source_name=source_name)
 
     def finish_run(
         self,
@@ -71,8 +79,11 @@ class WarehouseWriter:
 
     # -- what the files said -----------------------------------------------------------------
 
-    def land_source_rows(self, run_id: str, resource: str, frame: pd.DataFrame) -> None:
-        """Upsert rows by (resource, source_key), latest wins; other columns become ``payload``."""
+    def land_source_rows(
+        self, run_id: str, resource: str, frame: pd.DataFrame, *, source_name: str | None = None
+    ) -> None:
+        """Upsert rows by (resource, source_key), latest wins; other columns become ``payload``.
+        The run that lands a row is what a mirror reads as "still in the file"."""
         require_columns(frame, ("source_key", "source_hash"), "land_source_rows")
         frame = frame.rename(columns=str).reindex(
             columns=[*frame.columns, *(c for c in ORIGIN_COLUMNS if c not in frame.columns)]
@@ -85,7 +96,8 @@ class WarehouseWriter:
             "CAST(source_key AS VARCHAR) AS source_key, "
             "CAST(source_hash AS VARCHAR) AS source_hash, ? AS run_id, "
             "CAST(_file AS VARCHAR) AS source_file, CAST(_sheet AS VARCHAR) AS source_sheet, "
-            f"TRY_CAST(_row AS BIGINT) AS source_row, {payload} AS payload, now() AS landed_at"
+            f"TRY_CAST(_row AS BIGINT) AS source_row, {payload} AS payload, now() AS landed_at, "
+            "CAST(? AS VARCHAR) AS source_name"
         )
         delete_insert(
             self._con,
@@ -94,7 +106,7 @@ class WarehouseWriter:
             frame=frame,
             key="source_key",
             select=select,
-            params=[run_id],
+            params=[run_id, source_name],
         )
 
     def land_rejects(self, run_id: str, resource: str, rejects: pd.DataFrame) -> None:
@@ -141,8 +153,12 @@ class WarehouseWriter:
                 )
             )
 
-    def upsert_mapping(self, resource: str, frame: pd.DataFrame) -> None:
-        """Upsert source_key -> remote_id (+ source_hash, ingest_job_id); last duplicate wins."""
+    def upsert_mapping(
+        self, resource: str, frame: pd.DataFrame, *, source_name: str | None = None
+    ) -> None:
+        """Upsert source_key -> remote_id (+ source_hash, ingest_job_id) for rows of the data
+        set ``source_name`` (None: not known, as for a warehouse rebuilt from the service);
+        last duplicate wins."""
         require_columns(frame, ("source_key", "remote_id", "source_hash"), "upsert_mapping")
         delete_insert(
             self._con,
@@ -155,8 +171,70 @@ class WarehouseWriter:
             select="CAST(source_key AS VARCHAR) AS source_key, "
             "CAST(remote_id AS VARCHAR) AS remote_id, "
             "CAST(source_hash AS VARCHAR) AS source_hash, "
-            "CAST(ingest_job_id AS VARCHAR) AS ingest_job_id, now() AS loaded_at",
+            "CAST(ingest_job_id AS VARCHAR) AS ingest_job_id, now() AS loaded_at, "
+            "CAST(? AS VARCHAR) AS source_name",
+            params=[source_name],
         )
+
+    def touch_mapping(self, resource: str, source_keys: Sequence[str], source_name: str) -> None:
+        """The rows of ``source_keys`` are (now) rows of ``source_name``: a record named by two
+        sources (a vehicle in two fleet lists) belongs to the one that loaded it last, so only
+        that one's mirror may delete it."""
+        if len(source_keys) == 0:
+            return
+        keys = pd.DataFrame({"source_key": pd.Series(list(source_keys), dtype="string")})
+        with staged(self._con, keys) as name:
+            self._con.execute(
+                "UPDATE remote_ids SET source_name = ? WHERE resource = ? "
+                f"AND source_key IN (SELECT source_key FROM {name}) "
+                "AND source_name IS DISTINCT FROM ?",
+                [source_name, resource, source_name],
+            )
+
+    def claimed_by_source(self, resource: str, remote_ids: Sequence[str]) -> dict[str, str]:
+        """The source each of ``remote_ids`` is mapped to a row of (ids mapped to none left
+        out; "" where the source is not known)."""
+        if len(remote_ids) == 0:
+            return {}
+        ids = pd.DataFrame({"remote_id": pd.Series(list(remote_ids), dtype="string")})
+        with staged(self._con, ids) as name:
+            rows = self._con.execute(
+                "SELECT m.remote_id, any_value(coalesce(m.source_name, '')) FROM remote_ids AS m "
+                f"JOIN {name} AS i ON m.remote_id = CAST(i.remote_id AS VARCHAR) "
+                "WHERE m.resource = ? GROUP BY m.remote_id",
+                [resource],
+            ).fetchall()
+        return {str(remote_id): str(source) for remote_id, source in rows}
+
+    def source_records(self, resource: str, source_name: str) -> int:
+        """How many records the rows of ``source_name`` map to."""
+        [(count,)] = self._con.execute(
+            "SELECT count(*) FROM remote_ids WHERE resource = ? AND source_name = ?",
+            [resource, source_name],
+        ).fetchall()
+        return int(count)
+
+    def gone_rows(self, resource: str, source_name: str, run_id: str) -> pd.DataFrame:
+        """source_key, remote_id and origin (file, sheet, row) of the records of
+        ``source_name`` whose rows run ``run_id`` did not land: rows its file no longer has."""
+        return fetch_frame(
+            self._con.execute(
+                "SELECT m.source_key, m.remote_id, s.source_file, s.source_sheet, s.source_row "
+                "FROM remote_ids AS m LEFT JOIN source_rows AS s "
+                "ON s.resource = m.resource AND s.source_key = m.source_key "
+                "WHERE m.resource = ? AND m.source_name = ? "
+                "AND s.run_id IS DISTINCT FROM ? ORDER BY s.source_file, s.source_row",
+                [resource, source_name, run_id],
+            )
+        )
+
+    def forget(self, resource: str, source_keys: Sequence[str], remote_ids: Sequence[str]) -> None:
+        """The service no longer holds these records and no file names their rows: drop their
+        mapping, source rows and read-back records."""
+        with transaction(self._con):
+            self._delete_keys("remote_ids", resource, "source_key", source_keys)
+            self._delete_keys("source_rows", resource, "source_key", source_keys)
+            self._delete_keys("remote_records", resource, "remote_id", remote_ids)
 
     def delete_mapping(self, resource: str, source_keys: Sequence[str]) -> None:
         """Forget the remote ids of ``source_keys``."""
@@ -301,6 +379,11 @@ class WarehouseWriter:
             "CAST(remote_updated_at AS TIMESTAMPTZ) AS remote_updated_at, "
             "CAST(payload AS JSON) AS payload, now() AS landed_at",
         )
+
+    def replace_remote_records(self, resource: str, frame: pd.DataFrame) -> None:
+        """``frame`` is every record the service holds of ``resource`` (a rebuild)."""
+        self._con.execute("DELETE FROM remote_records WHERE resource = ?", [resource])
+        self.land_remote_records(resource, frame)
 
     def land_facilities(self, frame: pd.DataFrame) -> None:
         """Replace the facilities read from the service (their names label the reports)."""

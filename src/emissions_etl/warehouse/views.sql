@@ -20,7 +20,8 @@ SELECT
     s.source_row,
     coalesce(f.name, json_extract_string(s.payload, '$.facility')) AS facility_name,
     r.remote_updated_at,
-    coalesce(c.is_aggregate, false)                     AS is_aggregate
+    coalesce(c.is_aggregate, false)                     AS is_aggregate,
+    coalesce(m.source_name, s.source_name)              AS source_name
 FROM remote_records AS r
 LEFT JOIN mapping AS m
     ON m.resource = r.resource AND m.remote_id = r.remote_id
@@ -36,7 +37,7 @@ SELECT
     run_id, resource, source, outcome, started_at, finished_at,
     date_diff('millisecond', started_at, finished_at) / 1000.0 AS duration_s,
     rows_read, rows_rejected, rows_unchanged, rows_sent, rows_loaded, rows_deleted,
-    rows_failed, rows_recovered, co2e_kg, error
+    rows_failed, rows_recovered, co2e_kg, error, source_name
 FROM load_runs
 ORDER BY started_at DESC;
 

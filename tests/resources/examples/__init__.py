@@ -32,6 +32,16 @@ class Refusal:
 
 
 @dataclass(frozen=True)
+class Cleared:
+    """Row ``row`` has its optional cell under ``header`` emptied: the record's ``field``
+    (a dotted path in the service's record) must then be empty too."""
+
+    row: int
+    header: str
+    field: str
+
+
+@dataclass(frozen=True)
 class Example:
     resource: str
     header: list[str]
@@ -43,6 +53,8 @@ class Example:
     #: Resources whose examples must be loaded first (their rows are this one's parents).
     parents: tuple[str, ...] = ()
     title_rows: list[list[Any]] = field(default_factory=list)
+    #: An optional cell emptied in a new version of the file.
+    cleared: Cleared | None = None
 
 
 def _discover() -> dict[str, Example]:

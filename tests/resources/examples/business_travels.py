@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tests.resources.examples import Change, Example, Refusal
+from tests.resources.examples import Change, Cleared, Example, Refusal
 
 HEADER = ["travel_date", "transport_type", "distance_km", "origin", "destination",
           "travel_number", "round_trip", "vehicle_size", "fuel_type", "flight_type",
@@ -29,4 +29,5 @@ EXAMPLE = Example(
         code="VALIDATION_ERROR",
     ),
     count=lambda client: sum(1 for _ in client.iter_items("/v1/business-travels")),
+    cleared=Cleared(row=2, header="vehicle_size", field="vehicle_size"),
 )

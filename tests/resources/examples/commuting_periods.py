@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tests.resources.examples import Change, Example, Refusal
+from tests.resources.examples import Change, Cleared, Example, Refusal
 
 HEADER = ["employee", "start_date", "end_date", "commuting_type", "transport_type", "total_km",
           "weekly_travels", "daily_trips", "vehicle_size", "fuel_type", "carpool",
@@ -34,4 +34,5 @@ EXAMPLE = Example(
     ),
     count=lambda client: sum(len(e["periods"]) for e in client.iter_items("/v1/employees")),
     parents=("employees",),
+    cleared=Cleared(row=0, header="vehicle_size", field="vehicle_size"),
 )

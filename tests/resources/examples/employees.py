@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tests.resources.examples import Change, Example, Refusal
+from tests.resources.examples import Change, Cleared, Example, Refusal
 
 HEADER = ["name", "email", "situation", "status"]
 ROWS: list[list[object]] = [
@@ -24,4 +24,5 @@ EXAMPLE = Example(
         code="string_too_long",
     ),
     count=lambda client: sum(1 for _ in client.iter_items("/v1/employees")),
+    cleared=Cleared(row=0, header="name", field="name"),
 )

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from tests.pipeline.tenancy import FACILITIES
-from tests.resources.examples import Change, Example, Refusal
+from tests.resources.examples import Change, Cleared, Example, Refusal
 
 HEADER = ["name", "type", "country", "address", "logistic_factor", "categories", "cups_list"]
 ROWS: list[list[object]] = [
@@ -31,4 +31,5 @@ EXAMPLE = Example(
     count=lambda client: sum(
         1 for item in client.iter_items("/v1/facilities") if item["name"] not in FACILITIES
     ),
+    cleared=Cleared(row=0, header="address", field="address"),
 )

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tests.resources.examples import Change, Example, Refusal
+from tests.resources.examples import Change, Cleared, Example, Refusal
 
 HEADER = ["name", "type", "category", "address", "country", "supercharger", "facility"]
 ROWS: list[list[object]] = [
@@ -31,4 +31,5 @@ EXAMPLE = Example(
     ),
     count=lambda client: sum(1 for _ in client.iter_items("/v1/logistic-hubs")),
     parents=("facilities",),
+    cleared=Cleared(row=0, header="address", field="address"),
 )

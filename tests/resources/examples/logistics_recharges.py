@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tests.resources.examples import Change, Example, Refusal
+from tests.resources.examples import Change, Cleared, Example, Refusal
 
 HEADER = ["fuel", "country", "date", "quantity", "vehicle_license_plate", "toc", "client_row_id"]
 
@@ -28,4 +28,5 @@ EXAMPLE = Example(
         code="VALIDATION_ERROR",
     ),
     count=lambda client: sum(1 for _ in client.iter_items("/v1/logistics/recharges")),
+    cleared=Cleared(row=0, header="toc", field="toc_id"),
 )

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tests.resources.examples import Change, Example, Refusal
+from tests.resources.examples import Change, Cleared, Example, Refusal
 
 HEADER = ["movement_id", "movement_stretch", "shipment_date", "origin", "destination",
           "distance_km", "load", "load_unit", "toc", "category", "client", "hub"]  # fmt: skip
@@ -33,4 +33,5 @@ EXAMPLE = Example(
     ),
     count=lambda client: sum(1 for _ in client.iter_items("/v1/logistics/requests")),
     parents=("logistic_hubs",),
+    cleared=Cleared(row=0, header="client", field="client"),
 )

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tests.resources.examples import Change, Example, Refusal
+from tests.resources.examples import Change, Cleared, Example, Refusal
 
 HEADER = ["product_name", "description", "sector", "country", "quantity", "unit", "purchase_date",
           "purchase_type", "expense_type", "recycled", "supplier_id", "client_row_id"]  # fmt: skip
@@ -32,4 +32,5 @@ EXAMPLE = Example(
         code="value_error",
     ),
     count=lambda client: sum(1 for _ in client.iter_items("/v1/purchases")),
+    cleared=Cleared(row=0, header="description", field="description"),
 )

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from emissions_etl.client import EmissionsClient
-from tests.resources.examples import Change, Example, Refusal
+from tests.resources.examples import Change, Cleared, Example, Refusal
 
 HEADER = ["license_plate", "quantity", "unit", "start_date", "end_date", "client_row_id"]
 ROWS: list[list[object]] = [
@@ -35,4 +35,5 @@ EXAMPLE = Example(
     ),
     count=count,
     parents=("vehicles",),
+    cleared=Cleared(row=0, header="end_date", field="data.end_date"),
 )

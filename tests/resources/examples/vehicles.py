@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tests.resources.examples import Change, Example, Refusal
+from tests.resources.examples import Change, Cleared, Example, Refusal
 
 HEADER = ["license_plate", "name", "type", "ownership", "unknown_vehicle", "country",
           "vehicle_fuel", "custom_emission_factor_id", "registration_year", "market_segment",
@@ -33,4 +33,5 @@ EXAMPLE = Example(
         code="CUSTOM_EF_NOT_FOUND",
     ),
     count=lambda client: sum(1 for _ in client.iter_items("/v1/vehicles")),
+    cleared=Cleared(row=0, header="registration_year", field="registration_year"),
 )

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tests.resources.examples import Change, Example, Refusal
+from tests.resources.examples import Change, Cleared, Example, Refusal
 
 HEADER = ["facility", "identification_name", "start_date", "end_date", "base_quantity", "unit",
           "ler_code", "rd_code", "destination"]  # fmt: skip
@@ -24,4 +24,5 @@ EXAMPLE = Example(
         code="TOO_LONG",
     ),
     count=lambda client: sum(1 for _ in client.iter_items("/v2/wastes")),
+    cleared=Cleared(row=0, header="destination", field="destination"),
 )

@@ -26,9 +26,12 @@ from emissions_etl.resources import IngestJobBulk, PerRecordBulk, SingleCreate
 class Writer(Protocol):
     """What the loader asks of a write strategy. ``write`` may leave work in flight (ingest
     jobs still calculating); ``finish`` completes it, ``close`` abandons it after a failure
-    (the next run recovers it)."""
+    (the next run recovers it); ``delete`` removes records by id through the interface's
+    delete operation (one already gone counts as deleted)."""
 
     def write(self, plan: ChangePlan, *, dry_run: bool = False) -> WriteResult: ...
+
+    def delete(self, ids: list[str]) -> int: ...
 
     def finish(self) -> WriteResult: ...
 

@@ -22,6 +22,8 @@ from emissions_etl.webhooks.completion import JobCompletion
 class WriteApi(Protocol):
     """What writers ask of the service (``EmissionsClient`` provides it)."""
 
+    def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]: ...
+
     def send_json(
         self,
         method: str,
@@ -55,6 +57,8 @@ class WriteContext:
     settle_seconds: float = 60.0
     #: Told as work advances: ("sent" | "calculated", rows).
     notify: Callable[[str, int], None] = lambda stage, rows: None
+    #: The data set the rows belong to (``--source``; by default the file's name).
+    source_name: str | None = None
 
 
 @dataclass
@@ -111,7 +115,7 @@ def land_remote(context: WriteContext, chunk: pd.DataFrame, remote: pd.DataFrame
     mapping = remote[["source_key", "remote_id"]].assign(
         source_hash=remote["source_key"].map(hashes), ingest_job_id=None
     )
-    context.writer.upsert_mapping(context.spec.name, mapping)
+    context.writer.upsert_mapping(context.spec.name, mapping, source_name=context.source_name)
     context.writer.land_remote_records(context.spec.name, remote)
     return WriteResult(
         loaded=len(mapping),
@@ -137,10 +141,13 @@ def plan_changes(records: pd.DataFrame, mapping: pd.DataFrame) -> ChangePlan:
     )
 
 
-def to_payload(chunk: pd.DataFrame, spec: ResourceSpec) -> list[dict[str, Any]]:
-    """Chunk rows as API records: dates as ISO strings, missing optional fields left out,
-    plain Python values. Built column by column: rows sharing which fields are missing share
-    one key list, so no per-cell Python work is done."""
+def to_payload(
+    chunk: pd.DataFrame, spec: ResourceSpec, *, with_nulls: bool = False
+) -> list[dict[str, Any]]:
+    """Chunk rows as API records: dates as ISO strings, missing optional fields left out (sent
+    as null ``with_nulls``: an update clears what a new version of the row left empty), plain
+    Python values. Built column by column: rows sharing which fields are missing share one key
+    list, so no per-cell Python work is done."""
     fields = [name for name in spec.record_fields if name in chunk.columns]
     if chunk.empty or not fields:
         return [{} for _ in range(len(chunk))]
@@ -153,6 +160,11 @@ def to_payload(chunk: pd.DataFrame, spec: ResourceSpec) -> list[dict[str, Any]]:
         missing[:, position] = column.isna().to_numpy()
         values[name] = column.tolist()
     records: list[dict[str, Any]] = [{}] * len(chunk)
+    if with_nulls:
+        missing[:] = False
+        values = {
+            name: [None if _is_missing(v) else v for v in column] for name, column in values.items()
+        }
     codes = missing @ (1 << np.arange(len(fields), dtype=np.int64))  # one int per pattern
     for code in np.unique(codes).tolist():
         keep = [name for bit, name in enumerate(fields) if not code >> bit & 1]
@@ -167,6 +179,10 @@ def to_payload(chunk: pd.DataFrame, spec: ResourceSpec) -> list[dict[str, Any]]:
             for row in rows:
                 records[row] = {}
     return records
+
+
+def _is_missing(value: Any) -> bool:
+    return value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value))
 
 
 def payload_json(payloads: Sequence[Mapping[str, Any]]) -> list[str]:

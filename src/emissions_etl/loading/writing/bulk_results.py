@@ -96,6 +96,10 @@ class BulkResultsWriter(LandsAsItWrites):
         ctx.notify("calculated", result.loaded)
         return result
 
+    def delete(self, ids: list[str]) -> int:
+        """Delete records by id with the batch delete (one already gone is no error)."""
+        return self._delete(ids)
+
     def _delete(self, ids: list[str]) -> int:
         """Batch delete is all or nothing: when an id is already gone, delete one by one."""
         ctx, path, field = self.context, self.strategy.batch_delete_path, self.strategy.delete_field

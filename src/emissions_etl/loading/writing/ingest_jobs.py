@@ -237,7 +237,7 @@ class IngestJobWriter:
         )
         mapping = remote[["source_key", "remote_id"]].assign(ingest_job_id=job_of.to_numpy())
         mapping = mapping.merge(sent, on="source_key", how="inner")
-        ctx.writer.upsert_mapping(ctx.spec.name, mapping)
+        ctx.writer.upsert_mapping(ctx.spec.name, mapping, source_name=ctx.source_name)
         ctx.writer.land_remote_records(ctx.spec.name, remote)
         ctx.writer.clear_pending(ctx.spec.name, [chunk.key for chunk, _, _ in finished])
         result.jobs += [job for _, job, _ in finished]
@@ -245,6 +245,10 @@ class IngestJobWriter:
         result.failed += int((remote["status"] == "error").sum())
         result.co2e_kg += float(remote["co2e_kg"].fillna(0).sum())
         ctx.notify("calculated", len(mapping))
+
+    def delete(self, ids: list[str]) -> int:
+        """Delete records by id (``operation`` ``delete`` ingest jobs, waited for)."""
+        return self._delete(ids)
 
     def _delete(self, ids: list[str]) -> int:
         """Delete records by id, a chunk per ingest job, each key derived from its ids."""
@@ -296,7 +300,7 @@ class IngestJobWriter:
         job_ids = [json.loads(payload).get("ingest_job_id") for payload in keep["payload"]]
         mapping = keep.assign(ingest_job_id=job_ids)[["source_key", "remote_id", "ingest_job_id"]]
         mapping = mapping.merge(latest[["source_key", "source_hash"]], on="source_key", how="inner")
-        ctx.writer.upsert_mapping(ctx.spec.name, mapping)
+        ctx.writer.upsert_mapping(ctx.spec.name, mapping, source_name=ctx.source_name)
         ctx.writer.land_remote_records(ctx.spec.name, keep)
         ctx.writer.clear_pending(ctx.spec.name, pending["idempotency_key"].unique().tolist())
         return len(mapping)

@@ -34,8 +34,8 @@ def recover_by_listing(context: WriteContext) -> int:
     creates = pending[pending["remote_id"].isna() & pending["payload"].notna()]
     creates = creates.drop_duplicates("source_key", keep="last")
     adopted = 0
-    if spec.recovery is not None and not creates.empty:
-        recovery = spec.recovery
+    if spec.finding is not None and not creates.empty:
+        recovery = spec.finding
         payloads = [json.loads(text) for text in creates["payload"]]
         lists = distinct_queries(  # the list path may name a parent: /v1/vehicles/{vehicle_id}/...
             {"path": fill_path(recovery.list_path, p), "params": dict(recovery.query(p))}
@@ -44,7 +44,7 @@ def recover_by_listing(context: WriteContext) -> int:
         items = fetch_concurrently(
             lambda query: list(context.api.iter_items(query["path"], query["params"])), lists
         )
-        claimed = set(writer.mapping(spec.name)["remote_id"].astype(str))
+        claimed = set(writer.claimed_by_source(spec.name, [str(i.get("id")) for i in items]))
         matches: dict[str, tuple[str, str]] = {}  # remote_id -> (source_key, source_hash)
         for payload, key, source_hash in zip(
             payloads, creates["source_key"], creates["source_hash"], strict=True
@@ -68,7 +68,7 @@ def recover_by_listing(context: WriteContext) -> int:
                 [(key, remote_id, h, None) for remote_id, (key, h) in matches.items()],
                 columns=["source_key", "remote_id", "source_hash", "ingest_job_id"],
             )
-            writer.upsert_mapping(spec.name, mapping)
+            writer.upsert_mapping(spec.name, mapping, source_name=context.source_name)
             writer.land_remote_records(spec.name, remote)
             adopted = len(mapping)
     writer.clear_pending(spec.name, pending["idempotency_key"].unique().tolist())

@@ -3,7 +3,10 @@
 A record the service refuses (400, 404, 409, 422) rejects its row with the service's code and
 message; any other failure stops the load after what was written is landed. Each chunk is marked
 pending with its payloads before it is sent, so a killed run's records are found and adopted by
-the next run (``recovery``) instead of being created twice.
+the next run (``recovery``) instead of being created twice. An update sends every field of the
+record, the ones a new version of the row left empty as null, so an emptied cell clears its
+field. Records the service calculates later land as the service first answered and are read
+again once, all together, by ``finish`` (list pages where the resource's read-back has them).
 """
 
 from __future__ import annotations
@@ -20,7 +23,6 @@ from emissions_etl.errors import ApiStatusError, NotFoundError
 from emissions_etl.loading.readback import fill_path, remote_frame, settle
 from emissions_etl.loading.writing._context import (
     ChangePlan,
-    LandsAsItWrites,
     WriteContext,
     WriteResult,
     iter_chunks,
@@ -48,12 +50,14 @@ class _Outcome:
     busy: bool = False
 
 
-class SingleRecordWriter(LandsAsItWrites):
+class SingleRecordWriter:
     """Writes one resource's records one request each."""
 
     def __init__(self, context: WriteContext, strategy: SingleCreate) -> None:
         self.context = context
         self.strategy = strategy
+        #: Landed records the service had not calculated yet, read again by ``finish``.
+        self._unsettled: list[pd.DataFrame] = []
 
     def write(self, plan: ChangePlan, *, dry_run: bool = False) -> WriteResult:
         """Create new rows and update (or replace) changed ones; nothing is sent on a dry run
@@ -63,7 +67,8 @@ class SingleRecordWriter(LandsAsItWrites):
             return result
         changed = plan.changed
         if not changed.empty and self.strategy.update_method is None:
-            result.deleted = self._delete(changed)
+            ids = changed["remote_id"].astype(str).tolist()
+            result.deleted = self._delete(ids, to_payload(changed, self.context.spec))
             changed = changed.assign(remote_id=None)
         work = pd.concat([plan.new.assign(remote_id=None), changed], ignore_index=True)
         work.attrs = plan.new.attrs or plan.changed.attrs
@@ -75,6 +80,7 @@ class SingleRecordWriter(LandsAsItWrites):
     def _write_chunk(self, chunk: pd.DataFrame) -> WriteResult:
         ctx, result = self.context, WriteResult()
         payloads = to_payload(chunk, ctx.spec)
+        updates = to_payload(chunk, ctx.spec, with_nulls=True)
         key = f"{ctx.run_id}:{chunk['source_key'].iloc[0]}"
         marks = chunk[["source_key", "source_hash", "remote_id"]].assign(
             payload=payload_json(payloads)
@@ -85,7 +91,7 @@ class SingleRecordWriter(LandsAsItWrites):
             ctx.clock.stage("upload"),
             ThreadPoolExecutor(self.strategy.in_flight, thread_name_prefix="write") as pool,
         ):
-            outcomes = list(pool.map(self._send, payloads, remote_ids))
+            outcomes = list(pool.map(self._send, payloads, updates, remote_ids))
         result.sent = len(chunk)
         result.failed += sum(o.busy for o in outcomes)  # sent again next run: old hash kept
         ctx.notify("sent", len(chunk))
@@ -106,12 +112,14 @@ class SingleRecordWriter(LandsAsItWrites):
             raise failure
         return result
 
-    def _send(self, payload: dict[str, Any], remote_id: str | None) -> _Outcome:
+    def _send(
+        self, payload: dict[str, Any], update: dict[str, Any], remote_id: str | None
+    ) -> _Outcome:
         path, body = _fill_path(self.strategy.create_path, payload)
         method = "POST"
         if remote_id is not None and self.strategy.update_method and self.strategy.item_path:
             method = self.strategy.update_method
-            path, body = _fill_path(self.strategy.item_path, {**payload, "id": remote_id})
+            path, body = _fill_path(self.strategy.item_path, {**update, "id": remote_id})
             body.pop("id", None)
         try:
             return _Outcome(record=self.context.api.send_json(method, path, body))
@@ -132,22 +140,48 @@ class SingleRecordWriter(LandsAsItWrites):
             return
         keys = {str(record["id"]): str(chunk["source_key"].iloc[i]) for i, record in created}
         remote = remote_frame([record for _, record in created], ctx.spec, keys)
-        remote = settle(ctx.api, ctx.spec, remote, wait_seconds=ctx.settle_seconds)
-        landed = land_remote(ctx, chunk, remote)
-        result.add(landed)
-        ctx.notify("calculated", landed.loaded)
+        result.add(land_remote(ctx, chunk, remote))
+        unsettled = remote["status"].isin(ctx.spec.readback.unsettled).to_numpy()
+        if unsettled.any():  # their co2e (0 so far) is added once read again, by ``finish``
+            self._unsettled.append(remote[unsettled])
+        ctx.notify("calculated", int((~unsettled).sum()))
 
-    def _delete(self, changed: pd.DataFrame) -> int:
-        """Delete replaced records (a record already gone counts as deleted). A path naming a
-        parent (``/v1/vehicles/{vehicle_id}/consumptions/{id}``) takes it from the record the
-        service holds, as last read: a row moved to another parent still deletes its old record."""
+    def finish(self) -> WriteResult:
+        """Read again, all together, the records the service had not calculated when it
+        answered (one list of their date range where the read-back has one), until they
+        settle or the wait ends; land them with their co2e."""
+        ctx, result = self.context, WriteResult()
+        if not self._unsettled:
+            return result
+        pending = pd.concat(self._unsettled, ignore_index=True)
+        self._unsettled = []
+        with ctx.clock.stage("calculate"):
+            fresh = settle(ctx.api, ctx.spec, pending, wait_seconds=ctx.settle_seconds)
+        with ctx.clock.stage("land"):
+            ctx.writer.land_remote_records(ctx.spec.name, fresh)
+        result.failed = int((fresh["status"] == "error").sum())
+        result.co2e_kg = float(fresh["co2e_kg"].fillna(0).sum())
+        ctx.notify("calculated", len(fresh))
+        return result
+
+    def close(self) -> None:
+        """A failed load: what is still unsettled was landed as such; the next run reads it."""
+        self._unsettled = []
+
+    def delete(self, ids: list[str]) -> int:
+        """Delete records by id (see ``_delete``)."""
+        return self._delete(ids, [{} for _ in ids])
+
+    def _delete(self, ids: list[str], rows: list[dict[str, Any]]) -> int:
+        """Delete records (a record already gone counts as deleted). A path naming a parent
+        (``/v1/vehicles/{vehicle_id}/consumptions/{id}``) takes it from the record the service
+        holds, as last read, else from ``rows`` (the rows that replace them): a row moved to
+        another parent still deletes its old record."""
         ctx, path = self.context, self.strategy.delete_path or self.strategy.item_path
         if path is None:
             return 0
-        ids = changed["remote_id"].astype(str).tolist()
         parents = {name for _, name, _, _ in string.Formatter().parse(path) if name} - {"id"}
         held = ctx.writer.remote_payloads(ctx.spec.name, ids) if parents else {}
-        rows = to_payload(changed, ctx.spec)
 
         def delete(remote_id: str, row: dict[str, Any]) -> None:
             fields = {**row, **held.get(remote_id, {}), "id": remote_id}

@@ -1,0 +1,115 @@
+"""``--mirror``: the file is the whole truth for its source, so the records of rows it no longer
+has are deleted, in the service (through the resource's delete operation) and the warehouse.
+
+A mirror is guarded: it deletes nothing when rows of the file were rejected (their records
+cannot be told from those of dropped rows), and refuses to delete more than a bounded share of
+the source's records unless allowed (a wrong or truncated file must not empty a data set).
+Deletions are marked pending before they are sent, so a crash half-way is finished by the next
+run of the resource.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import pandas as pd
+
+from emissions_etl.errors import MirrorRefusedError
+from emissions_etl.warehouse import WarehouseWriter
+
+#: Largest share of a source's records one mirror deletes without ``--allow-mass-delete``.
+MASS_DELETE_SHARE = 0.2
+#: So many deletions are always allowed (a correction of a small file).
+ALWAYS_ALLOWED = 2
+#: Pending marks of a mirror's deletions start with this (``pending_uploads.idempotency_key``).
+MIRROR_MARK = "mirror:"
+
+
+class Deleter(Protocol):
+    """A write strategy's delete operation (``Writer.delete``)."""
+
+    def delete(self, ids: list[str]) -> int: ...
+
+
+@dataclass(frozen=True)
+class MirrorPlan:
+    """What a mirror of ``source_name`` deletes: the records of rows its file no longer has."""
+
+    source_name: str
+    #: source_key, remote_id and where the row was last seen (source_file, sheet, row).
+    gone: pd.DataFrame
+    #: Records the source's rows map to now (those of the file and the gone ones).
+    held: int
+
+    @property
+    def share(self) -> float:
+        return len(self.gone) / self.held if self.held else 0.0
+
+
+def plan_mirror(
+    writer: WarehouseWriter, resource: str, source_name: str, run_id: str
+) -> MirrorPlan:
+    """The records of ``source_name`` whose rows run ``run_id`` did not land."""
+    gone = writer.gone_rows(resource, source_name, run_id)
+    held = writer.source_records(resource, source_name)
+    return MirrorPlan(source_name, gone, held)
+
+
+def check_mirror(
+    plan: MirrorPlan, *, path: str, rows_rejected: int, allow_mass_delete: bool
+) -> None:
+    """MirrorRefusedError when the mirror must delete nothing (see the module's docstring)."""
+    gone = len(plan.gone)
+    if gone == 0:
+        return
+    if rows_rejected:
+        raise MirrorRefusedError(
+            path,
+            f"--mirror deletes nothing while rows are rejected ({rows_rejected} here): the "
+            f"{gone} record(s) of source {plan.source_name!r} whose rows are not loaded may be "
+            "those rows'; fix the rejected rows and load again",
+            gone=gone,
+            held=plan.held,
+        )
+    if gone > ALWAYS_ALLOWED and plan.share > MASS_DELETE_SHARE and not allow_mass_delete:
+        raise MirrorRefusedError(
+            path,
+            f"--mirror would delete {gone} of the {plan.held} records of source "
+            f"{plan.source_name!r} ({plan.share:.0%}, more than {MASS_DELETE_SHARE:.0%}): "
+            "check that the file is whole and is this source's, then add --allow-mass-delete",
+            gone=gone,
+            held=plan.held,
+        )
+
+
+def apply_mirror(
+    writer: WarehouseWriter, deleter: Deleter, resource: str, plan: MirrorPlan, run_id: str
+) -> int:
+    """Delete the gone records in the service, then forget them in the warehouse."""
+    if plan.gone.empty:
+        return 0
+    marks = plan.gone[["source_key", "remote_id"]].assign(source_hash="")
+    key = MIRROR_MARK + run_id
+    writer.add_pending(resource, run_id, key, marks)
+    deleted = _delete(writer, deleter, resource, marks)
+    writer.clear_pending(resource, key)
+    return deleted
+
+
+def finish_interrupted_mirrors(writer: WarehouseWriter, deleter: Deleter, resource: str) -> int:
+    """Finish the deletions a mirror marked and did not see through (a crash)."""
+    pending = writer.pending(resource)
+    marked = pending[pending["idempotency_key"].astype(str).str.startswith(MIRROR_MARK)]
+    if marked.empty:
+        return 0
+    deleted = _delete(writer, deleter, resource, marked.drop_duplicates("remote_id"))
+    writer.clear_pending(resource, marked["idempotency_key"].unique().tolist())
+    return deleted
+
+
+def _delete(writer: WarehouseWriter, deleter: Deleter, resource: str, marks: pd.DataFrame) -> int:
+    ids = marks["remote_id"].astype(str).tolist()
+    deleted = deleter.delete(ids)
+    writer.forget(resource, marks["source_key"].astype(str).tolist(), ids)
+    return deleted

@@ -1,0 +1,118 @@
+"""Rebuild the warehouse from the service: the service is the memory of what was sent, the
+warehouse a cache of it (``emissions-etl rebuild-warehouse``).
+
+Every record of every resource is read by list pages (children per parent: a vehicle's
+consumptions, an employee's periods) and landed with its co2e, replacing what the warehouse
+held of that resource; records it no longer holds leave the warehouse. A record is mapped to
+the key its row would have where the service keeps what makes that key (``Finding.key_of``: a
+name, a plate, an e-mail, an echoed ``client_row_id``); records that keep none (a trip, a
+purchase, a commuting period) are landed unmapped and listed: the next load of their source
+finds them by content instead of creating them again. Rebuilt mappings name no source, so no
+mirror deletes through them until a load of their source names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import pandas as pd
+
+from emissions_etl.loading.pipeline import describe
+from emissions_etl.loading.readback import fetch_concurrently, fill_path, remote_frame
+from emissions_etl.loading.row_keys import source_of_key
+from emissions_etl.resources import RESOURCES, ResourceSpec
+from emissions_etl.warehouse import Warehouse, WarehouseWriter
+
+
+class ListApi(Protocol):
+    def iter_items(
+        self, path: str, params: Mapping[str, Any] | None = None
+    ) -> Iterator[dict[str, Any]]: ...
+
+
+@dataclass(frozen=True)
+class RebuiltResource:
+    """What the service holds of one resource, and how much of it the warehouse now maps."""
+
+    resource: str
+    records: int
+    #: Mapped to the key a row would have.
+    identified: int
+
+    @property
+    def unidentified(self) -> int:
+        return self.records - self.identified
+
+
+def rebuild_warehouse(api: ListApi, warehouse: Warehouse) -> list[RebuiltResource]:
+    """Land every record the service holds, resource by resource (parents first)."""
+    rebuilt: list[RebuiltResource] = []
+    listed: dict[str, list[dict[str, Any]]] = {}
+    with warehouse.writer() as writer:
+        for spec in RESOURCES.values():
+            if spec.finding is None:
+                continue
+            items = _every_record(api, spec, listed)
+            listed[spec.name] = items
+            describe(writer, spec)
+            rebuilt.append(_land(writer, spec, items))
+            if spec.readback.facility_field == "id":  # the facilities directory itself
+                _land_directory(writer, items)
+    return rebuilt
+
+
+def _every_record(
+    api: ListApi, spec: ResourceSpec, listed: Mapping[str, list[dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    finding = spec.finding
+    assert finding is not None
+    if finding.parent is None:
+        return list(api.iter_items(finding.list_path, {}))
+    parent, field = finding.parent
+    stubs = [{field: str(item["id"])} for item in listed.get(parent, [])]
+    queries = [
+        {"path": fill_path(finding.list_path, stub), "params": dict(finding.query(stub))}
+        for stub in stubs
+    ]
+    return fetch_concurrently(lambda q: list(api.iter_items(q["path"], q["params"])), queries)
+
+
+def _land(
+    writer: WarehouseWriter, spec: ResourceSpec, items: list[dict[str, Any]]
+) -> RebuiltResource:
+    """Replace the resource's records with ``items``; keep the mappings of records that still
+    exist, map the records whose key can be read off them, forget the rest."""
+    finding = spec.finding
+    assert finding is not None
+    held = writer.mapping(spec.name)
+    exists = held["remote_id"].astype(str).isin({str(item["id"]) for item in items})
+    writer.forget(spec.name, held.loc[~exists, "source_key"].astype(str).tolist(), [])
+    mapped = set(held.loc[exists, "remote_id"].astype(str))
+    keyed = [
+        (key, str(item["id"]))
+        for item in items
+        if str(item["id"]) not in mapped and (key := _key_of(finding.key_of, item))
+    ]
+    # No row's hash is known (""): the next load compares each row with its record and sends
+    # only what differs.
+    for key, remote_id in keyed:
+        mapping = pd.DataFrame(
+            {"source_key": [key], "remote_id": [remote_id], "source_hash": [""]}
+        )
+        writer.upsert_mapping(spec.name, mapping, source_name=source_of_key(key))
+    keys = {remote_id: key for key, remote_id in keyed}
+    writer.replace_remote_records(spec.name, remote_frame(items, spec, keys))
+    return RebuiltResource(spec.name, len(items), len(mapped) + len(keyed))
+
+
+def _key_of(key_of: Any, item: Mapping[str, Any]) -> str | None:
+    return key_of(item) if key_of is not None else None
+
+
+def _land_directory(writer: WarehouseWriter, items: list[dict[str, Any]]) -> None:
+    rows = [{**item, "facility_id": item["id"]} for item in items]
+    writer.land_facilities(
+        pd.DataFrame(rows, columns=["facility_id", "name", "country", "type", "status"])
+    )
