@@ -228,7 +228,7 @@ def same_record(
     record, an empty one included (an emptied cell is a difference to clear), except those
     the service fills in when they are left out."""
     for name in record_fields:
-        if name not in row.index:
+        if name not in row.index or name in finding.not_returned:
             continue
         value = row[name]
         sent = None if _missing(value) else value

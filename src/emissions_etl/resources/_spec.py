@@ -147,6 +147,9 @@ class Finding:
     #: Match fields compared only when the payload carries them: left out, the service fills
     #: them in (a distance it calculates from places).
     compared_when_sent: tuple[str, ...] = ()
+    #: Fields a create or update takes that the record does not return (input-only
+    #: references, a vehicle's ``unknown_vehicle_id``): never compared.
+    not_returned: tuple[str, ...] = ()
     #: Identity other than equal match fields (an employee: the e-mail, else the name).
     identity: Identity | None = None
     #: One list query covering a whole batch (its dates), instead of one per record.

@@ -86,6 +86,8 @@ SPEC = ResourceSpec(
         query=lambda payload: {"employee_id": payload["employee_id"]},
         match_fields=("start_date", "end_date", "transport_type", "commuting_type"),
         parent=("employees", "employee_id"),
+        # Left empty, the service takes one trip a day and no carpool.
+        compared_when_sent=("daily_trips", "carpool"),
     ),
     record_fields=(
         "employee_id",

@@ -79,6 +79,8 @@ SPEC = ResourceSpec(
         match_fields=("name",),
         identity=named,
         key_of=named,
+        # Left empty, a hub has no supercharger.
+        compared_when_sent=("supercharger",),
     ),
     record_fields=(
         "name",

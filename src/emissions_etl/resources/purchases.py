@@ -95,6 +95,8 @@ SPEC = ResourceSpec(
         list_path="/v1/purchases",
         query=same_type,
         match_fields=("product_name", "purchase_date", "quantity", "sector", "country", "unit_id"),
+        # Left empty, the service takes a purchase as bought once.
+        compared_when_sent=("frequency",),
     ),
     record_fields=RECORD_FIELDS,
     date_fields=("purchase_date",),

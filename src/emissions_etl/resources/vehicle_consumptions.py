@@ -122,7 +122,11 @@ SPEC = ResourceSpec(
         list_path="/v1/vehicles/{vehicle_id}/consumptions",
         query=lambda payload: {},
         match_fields=("vehicle_id", "custom_id"),
-        item_paths={"custom_id": "data.custom_id"},
+        # What was sent lives under ``data`` in the record the list returns.
+        item_paths={
+            name: f"data.{name}" for name in ("custom_id", "quantity", "unit_id", "start_date",
+                                              "end_date")
+        },  # fmt: skip
         parent=("vehicles", "vehicle_id"),
         key_of=lambda record: (record.get("data") or {}).get("custom_id"),
     ),

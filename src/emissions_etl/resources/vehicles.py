@@ -125,6 +125,8 @@ SPEC = ResourceSpec(
         match_fields=("license_plate",),
         identity=lambda record: normalised_plate(record.get("license_plate")),
         key_of=lambda record: key_text(normalised_plate(record.get("license_plate")) or "") or None,
+        # Input-only references (interface: Vehicle): the record does not return them.
+        not_returned=("unknown_vehicle_id", "custom_emission_factor_id"),
     ),
     record_fields=(
         "name",

@@ -34,11 +34,13 @@ class Refusal:
 @dataclass(frozen=True)
 class Cleared:
     """Row ``row`` has its optional cell under ``header`` emptied: the record's ``field``
-    (a dotted path in the service's record) must then be empty too."""
+    (a dotted path in the service's record) must then be empty too, or hold ``expected``."""
 
     row: int
     header: str
     field: str
+    #: What an empty cell means for the field (None: nothing; a default the loader fills in).
+    expected: Any = None
 
 
 @dataclass(frozen=True)

@@ -35,5 +35,6 @@ EXAMPLE = Example(
     ),
     count=count,
     parents=("vehicles",),
-    cleared=Cleared(row=0, header="end_date", field="data.end_date"),
+    # An empty end date is a refuelling's: the period ends on its start date.
+    cleared=Cleared(row=0, header="end_date", field="data.end_date", expected="2026-01-01"),
 )
