@@ -241,9 +241,34 @@ def test_load_help_shows_each_setting_option_with_its_environment_variable() -> 
         ("--warehouse", "EMISSIONS_WAREHOUSE"),
         ("--limits-file", "EMISSIONS_LIMITS_FILE"),
         ("--shared-limits", "EMISSIONS_SHARED_LIMITS"),
+        ("--source", "EMISSIONS_SOURCE"),
     ):
         assert option in done.stdout
         assert f"[env var: {variable}]" in done.stdout
+    assert "--mirror" in done.stdout
+    assert "--allow-mass-delete" in done.stdout
+
+
+def test_a_mirror_dry_run_says_what_it_would_delete_and_a_refused_mirror_exits_2(
+    tenant: Tenant,
+) -> None:
+    env = service_env(tenant)
+    path = write_wastes_xlsx(tenant.workdir / "w.xlsx", [waste_row(n) for n in range(6)])
+    assert run("load", str(path), "--source", "register", env=env).returncode == 0
+    write_wastes_xlsx(path, [waste_row(n) for n in (0, 1, 2, 9)])
+
+    dry = run("load", str(path), "--source", "register", "--mirror", "--dry-run", env=env)
+    refused = run("load", str(path), "--source", "register", "--mirror", env=env)
+    kept = run("load", str(path), "--source", "register", env=env)
+
+    assert dry.returncode == 0, dry.stderr
+    assert "would create 1 and update 0" in dry.stdout
+    assert "--mirror would delete 3 record(s) of source 'register'" in dry.stdout
+    assert "w.xlsx Wastes row 7" in dry.stdout  # where the dropped rows were last seen
+    assert "the mirror would be refused" in dry.stdout
+    assert refused.returncode == 2
+    assert "would delete 3 of the 7 records of source 'register' (43%" in refused.stderr
+    assert "3 record(s) of source 'register' have no row in this file" in kept.stdout
 
 
 def test_an_unusable_setting_in_the_environment_exits_2_naming_it(tmp_path: Path) -> None:

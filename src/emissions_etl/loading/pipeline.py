@@ -16,7 +16,7 @@ from typing import Any, Protocol
 import numpy as np
 import pandas as pd
 
-from emissions_etl.errors import EmptySourceError, StrictModeError
+from emissions_etl.errors import EmptySourceError, MirrorRefusedError, StrictModeError
 from emissions_etl.loading.inbox import source_of_folder
 from emissions_etl.loading.mirror import (
     apply_mirror,
@@ -340,12 +340,17 @@ def _mirror(
                 "--mirror to delete them"
             )
         return
-    check_mirror(
-        plan,
-        path=str(path),
-        rows_rejected=summary.rows_rejected,
-        allow_mass_delete=options.allow_mass_delete,
-    )
+    try:
+        check_mirror(
+            plan,
+            path=str(path),
+            rows_rejected=summary.rows_rejected,
+            allow_mass_delete=options.allow_mass_delete,
+        )
+    except MirrorRefusedError as refused:
+        if not options.dry_run:
+            raise
+        summary.notes.append(f"the mirror would be refused: {refused.reason}")
     if options.dry_run:
         if summary.rows_gone:
             summary.notes.append(
