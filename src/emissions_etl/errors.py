@@ -12,7 +12,9 @@ never from message text. User-facing commands turn any of them into one clear li
     │   │   ├── EncryptedSourceError    a password-protected workbook
     │   │   ├── SourceTooLargeError     over a documented cap (sheet size, zip bomb, long cell)
     │   │   ├── SourceEncodingError     text in no single encoding (mixed UTF-8 and Latin-1)
-    │   │   └── DuplicateColumnError    two header cells mean the same column
+    │   │   ├── DuplicateColumnError    two header cells mean the same column
+    │   │   └── AmbiguousSourceError    a header that fits two resources equally, or a sheet
+    │   │                               whose name says one resource and header another
     │   ├── SheetNotFoundError      the named sheet is not in the workbook
     │   ├── EmptySourceError        a header but no data rows
     │   └── MirrorRefusedError      ``--mirror`` would delete too much, or the file is not whole
@@ -84,6 +86,11 @@ class SourceEncodingError(UnsupportedSourceError):
 
 class DuplicateColumnError(UnsupportedSourceError):
     """Two header cells stand for the same canonical column, so a row would hold two values."""
+
+
+class AmbiguousSourceError(UnsupportedSourceError):
+    """A file's or sheet's header fits two resources equally, or a sheet's name says one
+    resource while its header fits another better: it is refused rather than guessed."""
 
 
 class SheetNotFoundError(InputError):

@@ -39,3 +39,23 @@ def _peek(path: Path, sheet: str | None, workbook: bool, rows: int) -> list[list
         return [["" if cell is None else str(cell) for cell in row] for row in found]
     finally:
         book.close()
+
+
+def sheet_names(path: Path, *, hidden: bool = False) -> list[str]:
+    """A workbook's sheet names in its order: the visible ones (hidden sheets, such as a
+    template's lists of values, hold no one's data), or all with ``hidden``. Any problem with
+    the file is an InputError."""
+    return guarded(path, _sheet_names, path, hidden)
+
+
+def _sheet_names(path: Path, hidden: bool) -> list[str]:
+    inspect_workbook(path)
+    book = CalamineWorkbook.from_path(str(path))
+    try:
+        return [
+            meta.name
+            for meta in book.sheets_metadata
+            if hidden or meta.visible == SheetVisibleEnum.Visible
+        ]
+    finally:
+        book.close()
