@@ -18,7 +18,7 @@ from emissions_etl.cli.limit_options import LimitsFileOption, SharedLimitsOption
 from emissions_etl.cli.terminal import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE, fail, out, warn
 
 if TYPE_CHECKING:
-    from emissions_etl.resources import ResourceSpec
+    from emissions_etl.loading.file_plan import PlannedFile
 
 app = typer.Typer(
     name="emissions-etl",
@@ -32,12 +32,18 @@ ResourceOption = Annotated[
     str | None,
     typer.Option(
         "--resource",
-        help="Resource the file holds (see `emissions-etl resources`); default: the file's "
-        "folder name, else recognised from the header.",
+        help="Resource the file holds, every sheet whose header fits it (see `emissions-etl "
+        "resources`); default: the file's folder name, else each sheet's (or the csv's) own, "
+        "recognised from its name and header.",
     ),
 ]
 SheetOption = Annotated[
-    str | None, typer.Option("--sheet", help="Only this sheet (default: every sheet).")
+    list[str] | None,
+    typer.Option(
+        "--sheet",
+        help="Only this sheet; repeat it for several (default: every sheet, each to its "
+        "resource; sheets that fit none are named and skipped).",
+    ),
 ]
 RejectsOption = Annotated[
     Path | None,
@@ -100,15 +106,24 @@ def main(
     """Load activity data from spreadsheets and ERP exports into the emissions service."""
 
 
-def _spec_for(file: Path, resource: str | None, sheet: str | None) -> ResourceSpec:
-    """The resource named, else the file's folder, else the one its header fits."""
-    from emissions_etl.loading.detection import detect_resource
+def _plan(
+    files: list[Path], resource: str | None, sheets: list[str] | None, profile: str | None
+) -> list[PlannedFile]:
+    """Each file as the resource named, else its folder's; else a csv as the resource its header
+    fits and a workbook sheet by sheet, each sheet to the one its name or header fits."""
+    from emissions_etl.loading.file_plan import plan_file
     from emissions_etl.loading.inbox import resource_of_folder
     from emissions_etl.resources import resource_spec
 
-    if resource:
-        return resource_spec(resource)
-    return resource_of_folder(file) or detect_resource(file, sheet=sheet)
+    named = resource_spec(resource) if resource else None
+    return [
+        entry
+        for file in files
+        for entry in plan_file(
+            file, spec=named or resource_of_folder(file), sheets=tuple(sheets or ()),
+            profile=profile,
+        )
+    ]  # fmt: skip
 
 
 @app.command()
@@ -122,32 +137,54 @@ def validate(
     default_country: DefaultCountryOption = None,
     source: SourceOption = None,
 ) -> None:
-    """Check a file offline: exit 0 when every row is valid, 1 when some are rejected."""
+    """Check a file offline: exit 0 when every row is valid, 1 when some are rejected, 2 when
+    the file, or a sheet of it, cannot be used. A workbook is reported sheet by sheet."""
+    import pandas as pd
+
     from emissions_etl.cli.profiles_command import profile_options, profile_resource
-    from emissions_etl.cli.terminal import check_rejects_target, print_rejects, write_rejects
+    from emissions_etl.cli.terminal import (
+        check_rejects_target,
+        print_rejects,
+        print_validation,
+        write_rejects,
+    )
     from emissions_etl.errors import InputError
-    from emissions_etl.loading.pipeline import LoadOptions, rejected_rows, validate_file
+    from emissions_etl.loading.pipeline import LoadOptions, ValidationSummary, validate_file
 
     try:
         check_rejects_target(rejects)
-        spec = _spec_for(file, resource or profile_resource(profile), sheet)
+        planned = _plan([file], resource or profile_resource(profile), sheet, profile)
         _warn_sheet_on_csv(file, sheet)
-        extra = profile_options(profile, sector_map, default_country)
-        options = LoadOptions(sheet=sheet, source=source, **extra)
-        result = validate_file(file, spec=spec, options=options)
+        options = LoadOptions(source=source, **profile_options(profile, sector_map,
+                                                               default_country))  # fmt: skip
     except (InputError, ValueError) as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
-    if result.rows_read == 0:
-        raise fail(f"{file}: no data rows under the header", EXIT_UNUSABLE)
-    bad = rejected_rows(result.rejects)
-    out.print(
-        f"{file.name} ({spec.name}): {result.rows_read} rows read, {result.rows_valid} valid, "
-        f"{bad} rejected"
-    )
-    if rejects:
-        write_rejects({file: result.rejects}, rejects)
-    if not result.rejects.empty:
-        print_rejects(result.rejects)
+    results: dict[int, ValidationSummary] = {}
+    unusable = []
+    for index, entry in enumerate(planned):
+        if entry.spec is None:
+            continue
+        try:
+            result = validate_file(file, spec=entry.spec, options=options.for_sheets(entry.sheets))
+        except (InputError, ValueError) as error:
+            unusable.append(f"{entry.label}: {error}" if entry.shown_sheets else str(error))
+            continue
+        if result.rows_read == 0:
+            unusable.append(f"{entry.where}: no data rows under the header")
+        else:
+            results[index] = result
+    unusable = print_validation(planned, results) + unusable
+    found = [result.rejects for result in results.values()]
+    all_rejects = pd.concat(found, ignore_index=True) if found else None
+    if rejects and all_rejects is not None:
+        write_rejects({file: all_rejects}, rejects)
+    if all_rejects is not None and not all_rejects.empty:
+        print_rejects(all_rejects)
+    for problem in unusable:
+        fail(problem, EXIT_UNUSABLE)
+    if unusable:
+        raise typer.Exit(EXIT_UNUSABLE)
+    if all_rejects is not None and not all_rejects.empty:
         raise typer.Exit(EXIT_REJECTS)
 
 
@@ -204,9 +241,8 @@ def load(
 
     try:
         check_rejects_target(rejects)
-        named = resource or profile_resource(profile)
-        planned = [(file, _spec_for(file, named, sheet)) for file in files]
-        for file, _ in planned:
+        planned = _plan(files, resource or profile_resource(profile), sheet, profile)
+        for file in files:
             _warn_sheet_on_csv(file, sheet)
         given = {
             "warehouse": warehouse,
@@ -214,7 +250,7 @@ def load(
             "shared_limits": shared_limits.value if shared_limits else None,
         }
         summaries = load_files(
-            planned, sheet=sheet, strict=strict, dry_run=dry_run,
+            planned, strict=strict, dry_run=dry_run,
             settings={name: value for name, value in given.items() if value is not None},
             extra_options={
                 **profile_options(profile, sector_map, default_country),
@@ -231,7 +267,13 @@ def load(
         raise fail(str(error), EXIT_UNUSABLE) from None
     except EmissionsEtlError as error:
         raise fail(str(error), EXIT_FAILED) from None
-    if print_load_report(summaries, rejects):
+    rejected = print_load_report(summaries, rejects)
+    refused = [o for o in summaries if o.outcome == "failed"]  # sheets it could not tell apart
+    for outcome in refused:
+        fail(str(outcome.error), EXIT_UNUSABLE)
+    if refused:
+        raise typer.Exit(EXIT_UNUSABLE)
+    if rejected:
         raise typer.Exit(EXIT_REJECTS)
 
 
@@ -298,9 +340,10 @@ def version() -> None:
     out.print(f"emissions-etl {__version__}")
 
 
-def _warn_sheet_on_csv(file: Path, sheet: str | None) -> None:
-    if sheet is not None and file.suffix.lower() in (".csv", ".txt", ".tsv"):
-        warn(f"{file.name} is a csv file: it has no sheets, --sheet {sheet!r} is ignored")
+def _warn_sheet_on_csv(file: Path, sheets: list[str] | None) -> None:
+    if sheets and file.suffix.lower() in (".csv", ".txt", ".tsv"):
+        named = " ".join(f"--sheet {sheet!r}" for sheet in sheets)
+        warn(f"{file.name} is a csv file: it has no sheets, {named} is ignored")
 
 
 # Last, and cheap to import: prefect_setup imports Prefect only inside its functions.

@@ -1,5 +1,6 @@
 """What the command line prints: one-line errors, live progress per file and stage, the first
-rejects with their reasons, load summaries, and the rejects files.
+rejects with their reasons, load summaries (a workbook's sheet by sheet, with the sheets not
+loaded and why), and the rejects files.
 
 Tables fit the terminal; when the output is piped they are printed whole (no 80-column cut).
 """
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from emissions_etl.loading.file_loads import FileOutcome
+    from emissions_etl.loading.file_plan import PlannedFile
+    from emissions_etl.loading.pipeline import ValidationSummary
     from emissions_etl.resources import ResourceSpec
 
 EXIT_OK, EXIT_REJECTS, EXIT_UNUSABLE, EXIT_FAILED = 0, 1, 2, 3
@@ -104,9 +107,8 @@ def print_rejects(rejects: pd.DataFrame, limit: int = REJECTS_SHOWN) -> None:
 
 
 def load_files(
-    planned: Sequence[tuple[Path, ResourceSpec]],
+    planned: Sequence[PlannedFile],
     *,
-    sheet: str | None,
     strict: bool,
     dry_run: bool,
     settings: Mapping[str, Any] | None = None,
@@ -122,18 +124,18 @@ def load_files(
     from emissions_etl.settings import Settings
 
     resolved = Settings(**(settings or {}))
-    options = LoadOptions(sheet=sheet, strict=strict, dry_run=dry_run, **(extra_options or {}))
+    options = LoadOptions(strict=strict, dry_run=dry_run, **(extra_options or {}))
     columns = (TextColumn("{task.description}"), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True) as progress:
 
-        def tracker(path: Path):
+        def tracker(label: str):
             counts = {"read": 0, "sent": 0, "calculated": 0}
-            task = progress.add_task(path.name)
+            task = progress.add_task(label)
 
             def advance(stage: str, rows: int) -> None:
                 counts[stage] = counts.get(stage, 0) + rows
                 shown = " · ".join(f"{name} {value:,}" for name, value in counts.items())
-                progress.update(task, description=f"{path.name}: {shown}")
+                progress.update(task, description=f"{label}: {shown}")
 
             return advance
 
@@ -142,8 +144,9 @@ def load_files(
 
 
 def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: Path | None) -> bool:
-    """The summary table, the first rejects with their reasons, and the rejects file; True when
-    any row was rejected."""
+    """The summary table, the sheets not loaded and why, the first rejects with their reasons,
+    and the rejects file (a workbook's sheets annotated in one copy); True when any row was
+    rejected."""
     from rich.table import Table
 
     table = Table("file", "resource", "outcome", "read", "rejected", "unchanged", "adopted",
@@ -153,7 +156,7 @@ def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: Path | No
         if s is None:
             continue
         table.add_row(
-            outcome.path.name, s.resource, s.outcome,
+            outcome.label, s.resource, s.outcome,
             *(f"{n:,}" for n in (s.rows_read, s.rows_rejected, s.rows_unchanged, s.rows_adopted,
                                  s.rows_sent, s.rows_loaded, s.rows_deleted)),
             f"{s.co2e_kg:,.1f}",
@@ -165,22 +168,76 @@ def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: Path | No
             continue
         if s.outcome == "dry_run":
             out.print(
-                f"{outcome.path.name} (source {s.source_name!r}), dry run: would create "
+                f"{outcome.label} (source {s.source_name!r}), dry run: would create "
                 f"{s.rows_new:,} and update {s.rows_changed:,}; {s.rows_adopted:,} found in the "
                 f"service, {s.rows_unchanged:,} unchanged",
                 highlight=False,
                 markup=False,
             )
         for note in s.notes:
-            out.print(f"{outcome.path.name}: {note}", highlight=False, markup=False)
-    rejects = {o.path: o.summary.rejects for o in outcomes if o.summary is not None}
-    for path, frame in rejects.items():
-        if not frame.empty:
-            out.print(f"[bold]{path.name}[/]: {len(frame)} rejected cell(s)")
+            out.print(f"{outcome.label}: {note}", highlight=False, markup=False)
+    for outcome in outcomes:
+        if outcome.skipped:
+            out.print(f"{outcome.label}: {outcome.skipped}", highlight=False, markup=False)
+    for outcome in outcomes:
+        if outcome.summary is not None and not outcome.summary.rejects.empty:
+            frame = outcome.summary.rejects
+            out.print(f"{outcome.label}: {len(frame)} rejected cell(s)", highlight=False,
+                      markup=False)  # fmt: skip
             print_rejects(frame)
+    rejects = _by_file(outcomes)
     if rejects_target is not None:
         write_rejects(rejects, rejects_target)
     return any(not frame.empty for frame in rejects.values())
+
+
+def _by_file(outcomes: Sequence[FileOutcome]) -> dict[Path, pd.DataFrame]:
+    """Each loaded file's rejects, its sheets' together (one annotated copy per workbook)."""
+    import pandas as pd
+
+    frames: dict[Path, list[pd.DataFrame]] = {}
+    for outcome in outcomes:
+        if outcome.summary is not None:
+            frames.setdefault(outcome.path, []).append(outcome.summary.rejects)
+    return {path: pd.concat(found, ignore_index=True) for path, found in frames.items()}
+
+
+def print_validation(
+    planned: Sequence[PlannedFile], results: Mapping[int, ValidationSummary]
+) -> list[str]:
+    """``file (resource): N rows read, N valid, N rejected`` for each planned entry validated
+    (``results`` by its index), sheet by sheet in the workbook's order when the workbook holds
+    other sheets, and a line for each sheet skipped; returns the errors of the sheets refused,
+    one line each, for the caller to print once the rest is done."""
+    from emissions_etl.loading.file_plan import file_label
+    from emissions_etl.loading.pipeline import rejected_rows
+
+    lines: dict[str, str] = {}
+    refused = []
+    for index, entry in enumerate(planned):
+        if entry.spec is None:
+            if entry.skipped:
+                lines[entry.sheets[0]] = f"{entry.label}: {entry.problem}"
+            else:
+                refused.append(f"{entry.where}: {entry.problem}")
+            continue
+        if index not in results:
+            continue
+        result = results[index]
+        sheets = entry.shown_sheets or ("",)
+        for sheet in sheets:
+            found = result.rejects[result.rejects["sheet"] == sheet] if sheet else result.rejects
+            read = result.read_by_sheet[sheet] if sheet else result.rows_read
+            valid = result.valid_by_sheet[sheet] if sheet else result.rows_valid
+            lines[sheet] = (
+                f"{file_label(entry.path, (sheet,) if sheet else ())} ({entry.spec.name}): "
+                f"{read} rows read, {valid} valid, {rejected_rows(found)} rejected"
+            )
+    order = [fate.sheet for entry in planned[:1] for fate in entry.workbook]
+    for sheet in [*order, *(sheet for sheet in lines if sheet not in order)]:
+        if sheet in lines:
+            out.print(lines[sheet], highlight=False, markup=False)
+    return refused
 
 
 def print_resources(specs: Iterable[ResourceSpec]) -> None:

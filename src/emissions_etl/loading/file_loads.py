@@ -1,6 +1,8 @@
 """Several files, each of its resource, loaded parents first with one client and one warehouse:
 what the CLI's ``load`` and the nightly flow both do. A file that fails does not stop the
-others; each ends with its outcome and, when it failed, the one-line reason and stable code."""
+others; each ends with its outcome and, when it failed, the one-line reason and stable code.
+A workbook's sheets are loaded as its plan says (``file_plan``): each resource's sheets as one
+load, among the other files' in dependency order; the sheets not loaded are outcomes too."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 
 from emissions_etl.connection import open_client
 from emissions_etl.errors import ApiStatusError, EmissionsEtlError, StrictModeError
+from emissions_etl.loading.file_plan import PlannedFile, file_label
 from emissions_etl.loading.pipeline import (
     LoadOptions,
     LoadSummary,
@@ -27,47 +30,81 @@ from emissions_etl.webhooks import WebhookSettings, open_job_completion
 
 @dataclass
 class FileOutcome:
-    """How one file ended: its summary, or the error that stopped it."""
+    """How one file (or sheets of a workbook) ended: its summary, or the error that stopped it,
+    or with ``skipped`` why its sheet was not loaded (notes, a summary: no failure)."""
 
     path: Path
     resource: str
     summary: LoadSummary | None = None
     error: EmissionsEtlError | None = None
+    #: The workbook's sheets this was, when not the whole workbook.
+    sheets: tuple[str, ...] = ()
+    skipped: str = ""
+
+    @classmethod
+    def not_loaded(cls, planned: PlannedFile) -> FileOutcome:
+        """The outcome of what a plan does not load: skipped, or failed with its reason."""
+        if planned.skipped:
+            return cls(planned.path, "-", sheets=planned.shown_sheets, skipped=planned.problem)
+        error = planned.error(str(planned.path), planned.reason)
+        return cls(planned.path, "unknown", error=error, sheets=planned.shown_sheets)
+
+    @property
+    def label(self) -> str:
+        """The file's name, with its sheets when they are not the whole workbook."""
+        return file_label(self.path, self.sheets)
 
     @property
     def outcome(self) -> str:
         if self.summary is not None:
             return self.summary.outcome
+        if self.skipped:
+            return "skipped"
         return "rejected" if isinstance(self.error, StrictModeError) else "failed"
 
     @property
     def reason(self) -> str:
-        """One line: the stable code when the service sent one, and the message."""
+        """One line: the stable code when the service sent one, and the message; for a sheet
+        skipped, why."""
+        if self.skipped:
+            return self.skipped
         if self.error is None:
             return ""
         code = getattr(self.error, "code", None) if isinstance(self.error, ApiStatusError) else None
         return f"[{code or type(self.error).__name__}] {self.error}"
 
 
-def in_load_order(planned: Sequence[tuple[Path, ResourceSpec]]) -> list[tuple[Path, ResourceSpec]]:
-    """Files of parent resources first, then by the order given."""
-    order = {spec.name: i for i, spec in enumerate(in_dependency_order(s for _, s in planned))}
-    return sorted(planned, key=lambda item: order[item[1].name])
+#: What ``load_files`` takes: planned files, or (path, resource) for a whole file.
+Planned = PlannedFile | tuple[Path, ResourceSpec]
+
+
+def in_load_order(planned: Sequence[Planned]) -> list[PlannedFile]:
+    """Files (and sheets) of parent resources first, then by the order given."""
+    files = [_as_planned(item) for item in planned]
+    specs = [f.spec for f in files if f.spec is not None]
+    order = {spec.name: i for i, spec in enumerate(in_dependency_order(specs))}
+    return sorted(files, key=lambda f: order[f.spec.name] if f.spec is not None else -1)
+
+
+def _as_planned(item: Planned) -> PlannedFile:
+    return item if isinstance(item, PlannedFile) else PlannedFile(*item)
 
 
 def load_files(
-    planned: Sequence[tuple[Path, ResourceSpec]],
+    planned: Sequence[Planned],
     *,
     settings: Settings,
     options: LoadOptions,
-    progress: Callable[[Path], ProgressCallback | None] = lambda path: None,
+    progress: Callable[[str], ProgressCallback | None] = lambda label: None,
     completion: JobCompletion | None = None,
     keep_going: bool = True,
     refresh: bool = True,
 ) -> list[FileOutcome]:
     """Load every file in dependency order; with ``keep_going`` a failed file is recorded and
     the next one loads, else the error is raised. With ``refresh``, records whose co2e sums
-    others' (facilities, vehicles...) are read again at the end."""
+    others' (facilities, vehicles...) are read again at the end. What a plan does not load
+    (``PlannedFile.spec`` None) is an outcome after the loads, whatever ``keep_going``.
+    ``progress`` is called with each load's label (``datos.xlsx sheet Flota``)."""
     outcomes = []
     warehouse = Warehouse(settings.warehouse)
     with ExitStack() as stack:
@@ -75,23 +112,28 @@ def load_files(
         if completion is None:
             webhooks = WebhookSettings(warehouse=settings.warehouse)
             completion = stack.enter_context(open_job_completion(client, webhooks))
-        for path, spec in in_load_order(planned):
-            outcome = FileOutcome(path, spec.name)
+        ordered = in_load_order(planned)
+        for entry in ordered:
+            if entry.spec is None:
+                continue
+            outcome = FileOutcome(entry.path, entry.spec.name, sheets=entry.shown_sheets)
             try:
                 outcome.summary = load_file(
-                    path,
+                    entry.path,
                     api=client,
                     warehouse=warehouse,
-                    spec=spec,
-                    options=options,
-                    progress=progress(path),
+                    spec=entry.spec,
+                    options=options.for_sheets(entry.sheets),
+                    progress=progress(entry.label),
                     completion=completion,
+                    workbook=entry.workbook,
                 )
             except EmissionsEtlError as error:
                 if not keep_going:
                     raise
                 outcome.error = error
             outcomes.append(outcome)
+        outcomes += [FileOutcome.not_loaded(entry) for entry in ordered if entry.spec is None]
         if refresh and any(o.summary is not None and o.summary.rows_loaded for o in outcomes):
             refresh_aggregates(client, warehouse)
     return outcomes

@@ -1,33 +1,30 @@
 """Which files of an inbox folder are loadable, which resource each holds, and in what order.
 
 ``inbox/<resource>/`` holds files of that resource; a file directly in the inbox is recognised
-from its header. A folder in a resource folder names a source: ``inbox/business_travels/
-agency/*.xlsx`` are versions of the data set ``agency`` (rows without a key are identified by
-their content within it, whatever the file is called); a file directly in a resource folder is
-a source of its own, named by the file. Parents load before children (facilities before hubs
-and wastes, vehicles before consumptions, employees before commuting periods), whatever order
-the files arrive in; versions of one source load in the order of their names.
+from its header, and a workbook there sheet by sheet (``file_plan``: "Centros", "Flota" and
+"Viajes" of one workbook load as facilities, vehicles and business travels; its notes and
+summary sheets are named as not loaded). A folder in a resource folder names a source:
+``inbox/business_travels/agency/*.xlsx`` are versions of the data set ``agency`` (rows without
+a key are identified by their content within it, whatever the file is called); a file directly
+in a resource folder is a source of its own, named by the file. Parents load before children
+(facilities before hubs and wastes, vehicles before consumptions, employees before commuting
+periods), whatever order the files arrive in; versions of one source load in the order of their
+names.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from emissions_etl.errors import InputError
-from emissions_etl.loading.detection import detect_resource
+from emissions_etl.loading.file_plan import PlannedFile, plan_file
 from emissions_etl.resources import RESOURCES, ResourceSpec
 
 LOADABLE_SUFFIXES = (".xlsx", ".xlsm", ".csv", ".txt", ".tsv")
 
-
-@dataclass(frozen=True)
-class InboxFile:
-    """A file to load and the resource it holds (None with ``problem`` when it fits none)."""
-
-    path: Path
-    spec: ResourceSpec | None
-    problem: str = ""
+#: A file (or sheets of a workbook) of the inbox and the resource it holds; None with
+#: ``problem`` when it is not loaded (the name it had before workbooks were read by sheet).
+InboxFile = PlannedFile
 
 
 def inbox_files(inbox: Path) -> list[Path]:
@@ -57,22 +54,34 @@ def _visible(folder: Path) -> bool:
     return not folder.name.startswith((".", "_", "~"))
 
 
-def plan_inbox(inbox: Path) -> list[InboxFile]:
-    """Every loadable file of ``inbox`` and of its resource folders, parents first."""
-    found: list[InboxFile] = []
+def plan_inbox(inbox: Path) -> list[PlannedFile]:
+    """Every loadable file of ``inbox`` and of its resource folders, and every sheet of its
+    workbooks, parents first (what is not loaded first of all, with why)."""
+    found: list[PlannedFile] = []
     for path in inbox_files(inbox):
-        try:
-            found.append(InboxFile(path, detect_resource(path)))
-        except InputError as error:
-            found.append(InboxFile(path, None, error.reason))
+        found += _planned(path, None)
     for name, spec in RESOURCES.items():
         folder = inbox / name
         if folder.is_dir():
-            found += [InboxFile(path, spec) for path in inbox_files(folder)]
+            for path in inbox_files(folder):
+                found += _planned(path, spec)
             for source in sorted(p for p in folder.iterdir() if p.is_dir() and _visible(p)):
-                found += [InboxFile(path, spec) for path in inbox_files(source)]
+                for path in inbox_files(source):
+                    found += _planned(path, spec)
     order = {name: index for index, name in enumerate(RESOURCES)}
+    # Stable: a workbook's entries keep its order, a source's versions the order of their names.
     return sorted(
         found,
         key=lambda f: (order.get(f.spec.name, -1) if f.spec else -1, str(f.path)),
     )
+
+
+def _planned(path: Path, spec: ResourceSpec | None) -> list[PlannedFile]:
+    """The file's plan; a file that cannot be planned is one entry saying why (or, its
+    resource named by its folder, given whole to its load, whose run records why)."""
+    try:
+        return plan_file(path, spec=spec)
+    except InputError as error:
+        if spec is not None:
+            return [PlannedFile(path, spec)]
+        return [PlannedFile(path, None, error.reason, error=type(error))]

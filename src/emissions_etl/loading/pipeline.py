@@ -8,8 +8,9 @@ warehouse says which, with counts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import asdict, dataclass, field
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -17,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from emissions_etl.errors import EmptySourceError, MirrorRefusedError, StrictModeError
+from emissions_etl.loading.file_plan import SheetFate
 from emissions_etl.loading.inbox import source_of_folder
 from emissions_etl.loading.mirror import (
     apply_mirror,
@@ -56,6 +58,9 @@ class LoadOptions:
     """How to load one file; the same knobs the CLI and the flows expose."""
 
     sheet: str | None = None
+    #: The sheets of a workbook to read, in this order, as one load (a workbook's plan gives
+    #: each resource its sheets); empty: ``sheet``, else every sheet whose header fits.
+    sheets: tuple[str, ...] = ()
     strict: bool = False
     dry_run: bool = False
     encoding: str | None = None
@@ -78,6 +83,10 @@ class LoadOptions:
     mirror: bool = False
     #: Let a mirror delete more than ``MASS_DELETE_SHARE`` of the source's records.
     allow_mass_delete: bool = False
+
+    def for_sheets(self, sheets: tuple[str, ...]) -> LoadOptions:
+        """These options reading ``sheets`` (the same options when none are given)."""
+        return replace(self, sheets=sheets) if sheets else self
 
 
 @dataclass
@@ -128,6 +137,9 @@ class ValidationSummary:
     rows_read: int
     rows_valid: int
     rejects: pd.DataFrame
+    #: Rows read and valid per sheet ("" for a csv), in reading order.
+    read_by_sheet: Counter[str] = field(default_factory=Counter)
+    valid_by_sheet: Counter[str] = field(default_factory=Counter)
 
 
 class LoadApi(WriteApi, ListingApi, Protocol):
@@ -144,10 +156,11 @@ def iter_validated(
     path: Path, spec: ResourceSpec, options: LoadOptions
 ) -> Iterator[tuple[int, pd.DataFrame, pd.DataFrame]]:
     """(rows read, valid rows, rejects) per batch; a key repeated across batches is rejected;
-    rows without a key are numbered by content across the whole file."""
+    rows without a key are numbered by content across the whole file: across every sheet of
+    ``options.sheets``, read one after the other (a batch never spans two sheets)."""
     seen: set[str] = set()
     content_keys = ContentKeys(source_name(path, options))
-    for batch, left_out in read_batches(path, spec, options):
+    for batch, left_out in _read_sheets(path, spec, options):
         result = validate_batch(batch, spec, content_keys)
         valid, rejects = result.valid, pd.concat([left_out, result.rejects], ignore_index=True)
         keys = valid["source_key"].astype(str).tolist()
@@ -159,6 +172,18 @@ def iter_validated(
             valid = valid[~repeated]
         seen.update(valid["source_key"].astype(str))
         yield len(batch) + rejected_rows(left_out), valid, rejects
+
+
+def _read_sheets(
+    path: Path, spec: ResourceSpec, options: LoadOptions
+) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
+    """``read_batches`` of each sheet of ``options.sheets`` in turn (each read as the only
+    sheet: its own header, its own profile), or of the file as ``options.sheet`` says."""
+    if not options.sheets:
+        yield from read_batches(path, spec, options)
+        return
+    for sheet in options.sheets:
+        yield from read_batches(path, spec, replace(options, sheet=sheet, sheets=()))
 
 
 def _repeated_rejects(rows: pd.DataFrame, spec: ResourceSpec) -> pd.DataFrame:
@@ -179,12 +204,18 @@ def validate_file(
 ) -> ValidationSummary:
     """Read and validate a file without the service (``emissions-etl validate``)."""
     options = options or LoadOptions()
-    rows_read, rows_valid, rejects = 0, 0, [empty_rejects()]
+    summary = ValidationSummary(0, 0, empty_rejects())
+    rejects = [summary.rejects]
     for read, valid, batch_rejects in iter_validated(path, spec, options):
-        rows_read += read
-        rows_valid += len(valid)
+        summary.rows_read += read
+        summary.rows_valid += len(valid)
         rejects.append(batch_rejects)
-    return ValidationSummary(rows_read, rows_valid, pd.concat(rejects, ignore_index=True))
+        # A batch is rows of one sheet: its valid rows or its rejects say which.
+        sheet = next(iter([*valid["_sheet"].head(1), *batch_rejects["sheet"].head(1)]), "")
+        summary.read_by_sheet[str(sheet)] += read
+        summary.valid_by_sheet[str(sheet)] += len(valid)
+    summary.rejects = pd.concat(rejects, ignore_index=True)
+    return summary
 
 
 def rejected_rows(rejects: pd.DataFrame) -> int:
@@ -203,8 +234,12 @@ def load_file(
     options: LoadOptions | None = None,
     progress: ProgressCallback | None = None,
     completion: JobCompletion | None = None,
+    workbook: Sequence[SheetFate] = (),
 ) -> LoadSummary:
     """Load one file into the service and the warehouse; returns what happened to its rows.
+
+    ``workbook``: where each sheet of the workbook went (a resource, or why it was not
+    loaded), recorded on the run so the warehouse tells of the sheets no run read.
 
     Raises StrictModeError when ``options.strict`` and a row is rejected (nothing is sent
     then, and the rejects are kept), and the typed errors of the reader, client and
@@ -217,7 +252,7 @@ def load_file(
     with warehouse.writer() as writer:
         writer.mark_interrupted_runs()
         run_id = writer.start_run(
-            spec.name, str(path), _parameters(path, options), source_name=name
+            spec.name, str(path), _parameters(path, options, workbook), source_name=name
         )
         summary = LoadSummary(
             run_id=run_id, resource=spec.name, source=str(path), source_name=name
@@ -462,5 +497,11 @@ def _outcome(summary: LoadSummary, options: LoadOptions) -> str:
     return "succeeded"
 
 
-def _parameters(path: Path, options: LoadOptions) -> Mapping[str, Any]:
-    return {"path": str(path), **asdict(options)}
+def _parameters(
+    path: Path, options: LoadOptions, workbook: Sequence[SheetFate]
+) -> Mapping[str, Any]:
+    """The run's parameters: the options, and where each sheet of the workbook went."""
+    parameters: dict[str, Any] = {"path": str(path), **asdict(options)}
+    if workbook:
+        parameters["workbook"] = [fate.record() for fate in workbook]
+    return parameters
