@@ -13,6 +13,7 @@ from prefect.states import Completed, Failed, State
 from emissions_etl.connection import open_client
 from emissions_etl.errors import EmissionsEtlError
 from emissions_etl.loading.file_loads import FileOutcome, load_files
+from emissions_etl.loading.file_plan import PlannedFile, SheetFate
 from emissions_etl.loading.inbox import plan_inbox
 from emissions_etl.loading.pipeline import LoadOptions, refresh_aggregates
 from emissions_etl.orchestration.config import resolve_inbox, resolve_settings
@@ -41,13 +42,17 @@ def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) 
 
 
 @task(name="plan inbox")
-def plan(inbox: str | None) -> list[tuple[str, str | None, str]]:
-    """(file, resource or None, problem) for every file of the inbox, parents first."""
+def plan(inbox: str | None) -> list[PlannedFile]:
+    """Every file of the inbox, and every sheet of its workbooks, parents first: what loads as
+    which resource, and what does not, with why."""
     logger = get_run_logger()
     folder = resolve_inbox(inbox)
     planned = plan_inbox(folder)
-    logger.info("inbox %s: %d file(s)", folder, len(planned))
-    return [(str(f.path), f.spec.name if f.spec else None, f.problem) for f in planned]
+    logger.info("inbox %s: %d file(s)", folder, len({f.path for f in planned}))
+    for entry in planned:
+        if entry.spec is None:
+            logger.info("%s: %s", entry.label, entry.problem)
+    return planned
 
 
 @task(
@@ -56,12 +61,16 @@ def plan(inbox: str | None) -> list[tuple[str, str | None, str]]:
     retry_delay_seconds=[10, 60],
     retry_condition_fn=_transient_only,
 )
-def load_one(path: str, resource: str, options: LoadOptions) -> FileOutcome:
-    """Read, validate, write and land one file (safe to retry: writes are exactly-once)."""
+def load_one(
+    path: str, resource: str, options: LoadOptions, workbook: tuple[SheetFate, ...] = ()
+) -> FileOutcome:
+    """Read, validate, write and land one file, or the sheets ``options.sheets`` of a workbook
+    (``workbook``: where each of its sheets goes, for the run's record); safe to retry: writes
+    are exactly-once."""
     settings = resolve_settings()
-    [outcome] = load_files(
-        [(Path(path), resource_spec(resource))], settings=settings, options=options, refresh=False
-    )
+    planned = PlannedFile(Path(path), resource_spec(resource), sheets=options.sheets,
+                          workbook=workbook)  # fmt: skip
+    [outcome] = load_files([planned], settings=settings, options=options, refresh=False)
     log_outcome(get_run_logger(), outcome)
     if outcome.error is not None and outcome.error.transient:
         raise outcome.error  # a retry may succeed
@@ -118,6 +127,22 @@ def publish_artifacts(outcomes: list[FileOutcome]) -> RunVerdict:
     return run
 
 
-def failed_file(path: str, resource: str | None, problem: str) -> FileOutcome:
-    """A file that could not be routed or loaded: failed, with the one-line reason."""
-    return FileOutcome(Path(path), resource or "unknown", error=EmissionsEtlError(problem))
+def failed_file(
+    path: str, resource: str | None, problem: str, sheets: tuple[str, ...] = ()
+) -> FileOutcome:
+    """A file (or sheets of a workbook) that could not be routed or loaded: failed, with the
+    one-line reason."""
+    return FileOutcome(
+        Path(path), resource or "unknown", error=EmissionsEtlError(problem), sheets=sheets
+    )
+
+
+def not_loaded(planned: PlannedFile) -> FileOutcome:
+    """What the plan does not load: a sheet skipped (notes, a summary), or a file or sheet
+    refused, with why."""
+    outcome = FileOutcome.not_loaded(planned)
+    if outcome.skipped:
+        get_run_logger().info("%s: %s", outcome.label, outcome.skipped)
+    else:
+        log_outcome(get_run_logger(), outcome)
+    return outcome

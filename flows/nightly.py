@@ -9,7 +9,7 @@ from prefect import flow
 from prefect.states import State
 
 from emissions_etl.loading.pipeline import LoadOptions
-from flows._tasks import failed_file, load_one, plan, publish, refresh_sums
+from flows._tasks import failed_file, load_one, not_loaded, plan, publish, refresh_sums
 
 
 @flow(name="nightly_load")
@@ -24,24 +24,28 @@ def nightly_load(
     Args:
         inbox: Folder of files to load; `inbox/<resource>/` folders name their resource, and a
             folder inside one names a source (`inbox/business_travels/agency/`: versions of one
-            data set); other files are recognised from their header. Default: EMISSIONS_INBOX on
-            the worker, else the Prefect variable emissions_inbox.
+            data set); other files are recognised from their header, and workbooks sheet by
+            sheet ("Centros", "Flota", "Viajes"...: each sheet to its resource, the sheets that
+            fit none named). Default: EMISSIONS_INBOX on the worker, else the Prefect variable
+            emissions_inbox.
         strict: Load nothing of a file when any of its rows is rejected.
         mirror: Each file is the whole truth for its source: delete the records of rows it no
             longer has (refused when rows are rejected or more than 20 % would go).
         allow_mass_delete: Let a mirror delete more than 20 % of a source's records.
     """
     outcomes = []
-    for path, resource, problem in plan(inbox):
-        if resource is None:
-            outcomes.append(failed_file(path, None, problem))
+    for planned in plan(inbox):
+        if planned.spec is None:
+            outcomes.append(not_loaded(planned))
             continue
-        options = LoadOptions(strict=strict, mirror=mirror, allow_mass_delete=allow_mass_delete)
-        state = load_one(path, resource, options, return_state=True)
+        path, resource = str(planned.path), planned.spec.name
+        options = LoadOptions(strict=strict, mirror=mirror, allow_mass_delete=allow_mass_delete,
+                              sheets=planned.sheets)  # fmt: skip
+        state = load_one(path, resource, options, planned.workbook, return_state=True)
         if state.is_completed():
             outcomes.append(state.result())
         else:
-            outcomes.append(failed_file(path, resource, str(state.message)))
+            outcomes.append(failed_file(path, resource, str(state.message), planned.shown_sheets))
     if any(outcome.summary is not None for outcome in outcomes):
         refresh_sums()
     return publish(outcomes)

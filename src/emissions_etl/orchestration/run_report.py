@@ -1,6 +1,7 @@
 """What a flow run tells: one log line per file and stage, the final state's name and message,
-the summary markdown, and the rejects table (complete, or saying what it omits and where the
-rest is). Only counts, file names, codes and co2e go in here; no setting or key ever does."""
+the summary markdown (a workbook's sheets each with their resource, and the sheets not loaded
+with why), and the rejects table (complete, or saying what it omits and where the rest is).
+Only counts, file names, codes and co2e go in here; no setting or key ever does."""
 
 from __future__ import annotations
 
@@ -28,20 +29,23 @@ class RunVerdict:
 
 
 def verdict(outcomes: Sequence[FileOutcome]) -> RunVerdict:
-    """The run's end state from its files' outcomes."""
+    """The run's end state from its files' outcomes (a sheet skipped is none: neither a
+    failure nor a load)."""
     failed = [o for o in outcomes if o.outcome == "failed"]
     loaded = sum(o.summary.rows_loaded + o.summary.rows_unchanged for o in _done(outcomes))
     rejected = sum(o.summary.rows_rejected for o in _done(outcomes))
     co2e = sum(o.summary.co2e_kg for o in _done(outcomes))
+    skipped = sum(1 for o in outcomes if o.skipped)
     counts = (
-        f"{len(outcomes)} file(s), {len(failed)} failed, {loaded} row(s) in the service, "
-        f"{rejected} rejected, {co2e:,.1f} kg co2e loaded"
+        f"{len(outcomes) - skipped} file(s), {len(failed)} failed, {loaded} row(s) in the "
+        f"service, {rejected} rejected, {co2e:,.1f} kg co2e loaded"
+        + (f", {skipped} sheet(s) not loaded" if skipped else "")
     )
-    if not outcomes:
+    if not outcomes or skipped == len(outcomes):
         return RunVerdict("failed", "no loadable file in the inbox")
     if failed:
         first = failed[0]
-        return RunVerdict("failed", f"{counts}; {first.path.name}: {first.reason}")
+        return RunVerdict("failed", f"{counts}; {first.label}: {first.reason}")
     if loaded == 0:
         return RunVerdict("failed", f"nothing could be loaded: {counts}")
     if rejected or any(o.outcome in ("partial", "rejected") for o in outcomes):
@@ -57,26 +61,30 @@ def log_outcome(logger: logging.Logger | logging.LoggerAdapter[Any], outcome: Fi
     """One INFO line per file (and stage timings), or one ERROR line with the stable code; the
     traceback only at DEBUG."""
     s = outcome.summary
+    if outcome.skipped:
+        logger.info("%s: %s", outcome.label, outcome.skipped)
+        return
     if s is None:
-        logger.error("%s (%s): %s %s", outcome.path.name, outcome.resource, outcome.outcome,
+        logger.error("%s (%s): %s %s", outcome.label, outcome.resource, outcome.outcome,
                      outcome.reason)  # fmt: skip
-        logger.debug("traceback of %s", outcome.path.name, exc_info=outcome.error)
+        logger.debug("traceback of %s", outcome.label, exc_info=outcome.error)
         return
     logger.info(
         "%s (%s, source %s): %s; read %d, rejected %d, unchanged %d, found in the service %d, "
         "sent %d, loaded %d, deleted %d, failed %d, recovered %d; co2e %.1f kg",
-        outcome.path.name, s.resource, s.source_name, s.outcome, s.rows_read, s.rows_rejected,
+        outcome.label, s.resource, s.source_name, s.outcome, s.rows_read, s.rows_rejected,
         s.rows_unchanged, s.rows_adopted, s.rows_sent, s.rows_loaded, s.rows_deleted,
         s.rows_failed, s.rows_recovered, s.co2e_kg,
     )  # fmt: skip
     for note in s.notes:
-        logger.warning("%s: %s", outcome.path.name, note)
+        logger.warning("%s: %s", outcome.label, note)
     stages = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in s.seconds.items())
-    logger.info("%s stages: %s", outcome.path.name, stages or "-")
+    logger.info("%s stages: %s", outcome.label, stages or "-")
 
 
 def summary_markdown(outcomes: Sequence[FileOutcome], report_path: str | None = None) -> str:
-    """Every file with its outcome (loaded, partial, rejected, failed and why)."""
+    """Every file (a workbook's sheets by resource) with its outcome (loaded, partial, rejected,
+    failed, skipped) and why."""
     lines = [
         "# Load summary",
         "",
@@ -92,10 +100,10 @@ def summary_markdown(outcomes: Sequence[FileOutcome], report_path: str | None = 
             if s is not None
             else " | | | | | "
         )
-        why = _escape(o.reason) if o.error is not None else ""
-        lines.append(f"| {_escape(o.path.name)} | {o.resource} | {o.outcome} | {numbers} | {why} |")
+        why = _escape(o.reason)
+        lines.append(f"| {_escape(o.label)} | {o.resource} | {o.outcome} | {numbers} | {why} |")
     notes = [
-        f"- {_escape(o.path.name)}: {_escape(note)}"
+        f"- {_escape(o.label)}: {_escape(note)}"
         for o in _done(outcomes)
         for note in o.summary.notes
     ]
