@@ -288,7 +288,12 @@ def resources() -> None:
 
 @app.command()
 def template(
-    name: Annotated[str, typer.Argument(help="Resource name (see `emissions-etl resources`).")],
+    names: Annotated[
+        list[str],
+        typer.Argument(
+            help="Resource names (see `emissions-etl resources`): one sheet each, in one workbook."
+        ),
+    ],
     out_file: Annotated[Path, typer.Option("--out", help="The workbook to write (.xlsx).")],
     with_service: Annotated[
         bool,
@@ -298,19 +303,20 @@ def template(
         ),
     ] = True,
 ) -> None:
-    """Write a workbook a person can fill in: headers, dropdowns, an About sheet."""
+    """Write a workbook a person can fill in: a sheet per resource named (headers, dropdowns),
+    and an About sheet. Filled in, it loads as it is: each sheet to its resource."""
     from emissions_etl.errors import EmissionsEtlError
     from emissions_etl.resources import resource_spec
-    from emissions_etl.templates import write_template_for
+    from emissions_etl.templates import write_templates_for
 
     try:
-        spec = resource_spec(name)
-        written = write_template_for(spec, out_file, with_service=with_service)
+        specs = [resource_spec(name) for name in names]
+        written = write_templates_for(specs, out_file, with_service=with_service)
     except ValueError as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
     except EmissionsEtlError as error:
         raise fail(str(error), EXIT_FAILED) from None
-    out.print(f"template for {spec.name} written to {written}")
+    out.print(f"template for {', '.join(spec.name for spec in specs)} written to {written}")
 
 
 @app.command()

@@ -1,6 +1,8 @@
-"""Workbooks a person can fill in, one per resource: the accepted columns as the header (required
-ones bold, with a comment), dropdowns (Excel data validation) for every choice, yes/no column and
-reference list, and an "About" sheet explaining each column with an example value.
+"""Workbooks a person can fill in, with a sheet per resource (one, or several in one workbook):
+the accepted columns as the header (required ones bold, with a comment), dropdowns (Excel data
+validation) for every choice, yes/no column and reference list, and an "About" sheet explaining
+each column with an example value. Each sheet is named after its resource, so the workbook, filled
+in, loads back as it is: every sheet to its resource, parents first; sheets left empty are skipped.
 
 Reference lists (the organization's facilities, fuels, units, vehicle types, TOCs...) come from
 the service when one is configured; without it those columns take free text.
@@ -16,9 +18,10 @@ from openpyxl.comments import Comment
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.worksheet import Worksheet
 
 from emissions_etl.loading.cell_kinds import column_rules
-from emissions_etl.resources import ResourceSpec
+from emissions_etl.resources import ResourceSpec, in_dependency_order
 
 #: Rows of the data sheet that carry the dropdowns.
 TEMPLATE_ROWS = 2000
@@ -32,15 +35,43 @@ def write_template(
 ) -> Path:
     """Write ``spec``'s template to ``out`` (.xlsx); ``reference_values`` maps input columns to
     the names the service knows (dropdowns)."""
+    return write_templates([spec], out, reference_values={spec.name: reference_values or {}})
+
+
+def write_templates(
+    specs: Sequence[ResourceSpec],
+    out: Path,
+    *,
+    reference_values: Mapping[str, Mapping[str, Sequence[str]]] | None = None,
+) -> Path:
+    """Write one workbook to ``out`` (.xlsx) with a sheet per resource of ``specs``, parents
+    first, and one About sheet; ``reference_values`` maps a resource's input columns to the
+    names the service knows (dropdowns), by resource."""
     out = out if out.suffix.lower() == ".xlsx" else out.with_suffix(".xlsx")
     out.parent.mkdir(parents=True, exist_ok=True)
-    schema = spec.schema.to_schema()
-    choices = _choices(spec, reference_values or {})
+    specs = in_dependency_order({spec.name: spec for spec in specs}.values())
     book = Workbook()
-    data = book.active
-    assert data is not None
-    data.title = spec.name[:31]
+    first = book.active
+    assert first is not None
     lists = book.create_sheet("Lists")
+    book.remove(first)
+    everything: dict[str, Mapping[str, list[str]]] = {}
+    for spec in specs:
+        choices = _choices(spec, (reference_values or {}).get(spec.name, {}))
+        _data_sheet(book.create_sheet(spec.name[:31], len(everything)), lists, spec, choices)
+        everything[spec.name] = choices
+    lists.sheet_state = "hidden"
+    for spec in specs:
+        _about(book, spec, everything[spec.name])
+    book.save(out)
+    return out
+
+
+def _data_sheet(
+    data: Worksheet, lists: Worksheet, spec: ResourceSpec, choices: Mapping[str, list[str]]
+) -> None:
+    """The resource's header, with comments and dropdowns, on ``data``."""
+    schema = spec.schema.to_schema()
     for index, name in enumerate(spec.columns, start=1):
         cell = data.cell(1, index, name)
         required = name in spec.required_columns
@@ -54,10 +85,6 @@ def write_template(
         if name in choices:
             _add_dropdown(data, lists, index, name, choices[name])
     data.freeze_panes = "A2"
-    lists.sheet_state = "hidden"
-    _about(book, spec, choices)
-    book.save(out)
-    return out
 
 
 def _choices(spec: ResourceSpec, references: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
@@ -91,17 +118,21 @@ def _add_dropdown(data, lists, index: int, name: str, values: list[str]) -> None
 
 def _about(book: Workbook, spec: ResourceSpec, choices: Mapping[str, list[str]]) -> None:
     schema = spec.schema.to_schema()
-    about = book.create_sheet("About")
+    # One About sheet, a section per resource of the workbook.
+    about = book["About"] if "About" in book.sheetnames else book.create_sheet("About")
+    if about.max_row > 1:
+        about.append([])
     about.append([f"{spec.name}: {spec.description}"])
-    about["A1"].font = Font(bold=True, size=13)
-    about.append(["Fill in the first sheet, one row per record. Headers may be renamed as long as "
-                  "they keep their words; title rows above the header are fine."])  # fmt: skip
+    about.cell(about.max_row, 1).font = Font(bold=True, size=13)
+    about.append([f"Fill in the sheet {spec.name[:31]}, one row per record. Headers may be "
+                  "renamed if they keep their words; title rows above them are fine."])  # fmt: skip
     if spec.depends_on:
         about.append(
             [f"Load after: {', '.join(spec.depends_on)} (their rows are this one's parents)."]
         )
     about.append([])
     about.append(["column", "required", "meaning", "accepted values", "example"])
+    header_row = about.max_row
     for cell in about[about.max_row]:
         cell.font = Font(bold=True)
         cell.fill = _HEADER_FILL
@@ -116,7 +147,7 @@ def _about(book: Workbook, spec: ResourceSpec, choices: Mapping[str, list[str]])
     # here would make this sheet a second data sheet when the workbook is loaded.
     for letter, width in zip("ABCDE", (24, 10, 70, 40, 24), strict=True):
         about.column_dimensions[letter].width = width
-    for row in about.iter_rows(min_row=5):
+    for row in about.iter_rows(min_row=header_row + 1):
         for cell in row:
             cell.alignment = Alignment(wrap_text=True, vertical="top")
 
@@ -134,7 +165,13 @@ def _kind_words(kind: str) -> str:
 
 def write_template_for(spec: ResourceSpec, out: Path, *, with_service: bool) -> Path:
     """The template, with the organization's reference lists when the service is configured."""
-    values: dict[str, list[str]] = {}
+    return write_templates_for([spec], out, with_service=with_service)
+
+
+def write_templates_for(specs: Sequence[ResourceSpec], out: Path, *, with_service: bool) -> Path:
+    """One workbook with a sheet per resource, with the organization's reference lists when
+    the service is configured."""
+    values: dict[str, dict[str, list[str]]] = {spec.name: {} for spec in specs}
     if with_service:
         from emissions_etl.connection import open_client
         from emissions_etl.loading.references import fetch_references
@@ -142,11 +179,18 @@ def write_template_for(spec: ResourceSpec, out: Path, *, with_service: bool) -> 
 
         settings = Settings()
         if settings.api_url and settings.api_key and settings.organization_id:
-            lists = [ref for ref in spec.lookups if ref.column]
             with open_client(settings) as client:
-                for table in fetch_references(client, lists).values():
-                    values[str(table.spec.column)] = table.known_names()
-    return write_template(spec, out, reference_values=values)
+                for spec in specs:
+                    lists = [ref for ref in spec.lookups if ref.column]
+                    for table in fetch_references(client, lists).values():
+                        values[spec.name][str(table.spec.column)] = table.known_names()
+    return write_templates(specs, out, reference_values=values)
 
 
-__all__ = ["TEMPLATE_ROWS", "write_template", "write_template_for"]
+__all__ = [
+    "TEMPLATE_ROWS",
+    "write_template",
+    "write_template_for",
+    "write_templates",
+    "write_templates_for",
+]
