@@ -4,7 +4,8 @@ or through an export profile: SAP, Concur...); for a sheet, among the resources 
 ("Flota", "Viajes 2026": ``sheet_names``) when it names any.
 
 Nothing is guessed: a header that fits two resources equally is refused naming them, and so is a
-sheet whose name says one resource while its header fits another better; a sheet named after a
+sheet whose name says one resource while its header fits another better, or a header that fits
+one resource but names more columns of another it lacks a column of; a sheet named after a
 resource whose header lacks some of its columns is refused naming them. A sheet that fits
 nothing (notes, a summary, a chart's data) is skipped, and says so; a file that fits nothing is
 refused naming the closest resources (and profile) and what they miss.
@@ -122,6 +123,16 @@ def route(rows: list[list[str]], *, sheet: str | None = None, picked: bool = Fal
         tied = [f for f in by_header if f.found == by_header[0].found]
         if len(tied) > 1:
             return _ambiguous(tied, sheet is not None)
+        closer = [f for f in fits if not f.fits and f.close and f.found > tied[0].found]
+        if closer:  # a facilities sheet without its country is no list of hubs
+            return Route(
+                None,
+                f"its header fits {tied[0].spec.name} but names more columns of "
+                f"{closer[0].spec.name} ({closer[0].found} against {tied[0].found}), which "
+                f"needs {', '.join(closer[0].missing)}: add the column, or name the resource "
+                "with --resource",
+                error=AmbiguousSourceError,
+            )
         return Route(by_header[0].spec, fit=by_header[0])
     if sheet is not None:
         near = [f for f in fits if not f.fits and f.close]
