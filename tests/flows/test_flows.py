@@ -13,6 +13,7 @@ import pytest
 from emissions_etl.orchestration.run_report import MAX_REJECTS_IN_ARTIFACT
 
 from ..pipeline.tenancy import Tenant, tenant, waste_row, write_wastes_xlsx
+from ..pipeline.workbooks import LOADS, data_collection
 
 pytestmark = [pytest.mark.flow, pytest.mark.xdist_group("prefect-harness")]
 __all__ = ["tenant"]  # the fixture, shared with the pipeline tests
@@ -181,3 +182,34 @@ def test_a_strict_load_wastes_run_stops_on_rejects_but_publishes_them_and_a_fixe
     assert "3 row(s) in the service, 0 rejected" in done.message
     assert REJECTS_KEY not in artifacts_of(done)
     assert remote_waste_count(flow_env) == 3
+
+
+def test_a_workbook_at_the_inbox_root_loads_sheet_by_sheet_and_names_the_sheets_skipped(
+    flow_env: Tenant,
+) -> None:
+    from flows.nightly import nightly_load
+
+    inbox = flow_env.workdir / "inbox"
+    inbox.mkdir()
+    data_collection(inbox / "datos.xlsx")  # notes first, children before parents, summary last
+
+    state = run_flow(nightly_load, str(inbox))
+
+    assert state.is_completed(), (state.name, state.message)
+    assert state.name == "Completed"
+    assert "1 file(s), 0 failed, 15 row(s) in the service" in state.message
+    assert state.message.endswith("2 sheet(s) not loaded")
+    markdown = str(artifacts_of(state)[SUMMARY_KEY].data)
+    for sheet, (resource, rows) in LOADS.items():
+        line = summary_line(markdown, f"datos.xlsx sheet {sheet}")
+        assert f"| {resource} | succeeded | {rows} | 0 |" in line
+    for sheet in ("Notas", "Resumen"):
+        line = summary_line(markdown, f"datos.xlsx sheet {sheet}")
+        assert "| - | skipped |" in line
+        assert line.endswith("| not loaded, its header fits no resource |")
+    logs = log_messages_of(state)
+    assert "datos.xlsx sheet Resumen: not loaded, its header fits no resource" in logs
+    runs = flow_env.warehouse.query("SELECT resource FROM load_runs ORDER BY started_at")
+    started = runs["resource"].tolist()
+    assert started.index("facilities") < started.index("wastes")
+    assert started.index("vehicles") < started.index("vehicle_consumptions")

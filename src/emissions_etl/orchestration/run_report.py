@@ -37,8 +37,8 @@ def verdict(outcomes: Sequence[FileOutcome]) -> RunVerdict:
     co2e = sum(o.summary.co2e_kg for o in _done(outcomes))
     skipped = sum(1 for o in outcomes if o.skipped)
     counts = (
-        f"{len(outcomes) - skipped} file(s), {len(failed)} failed, {loaded} row(s) in the "
-        f"service, {rejected} rejected, {co2e:,.1f} kg co2e loaded"
+        f"{len({o.path for o in outcomes})} file(s), {len(failed)} failed, {loaded} row(s) in "
+        f"the service, {rejected} rejected, {co2e:,.1f} kg co2e loaded"
         + (f", {skipped} sheet(s) not loaded" if skipped else "")
     )
     if not outcomes or skipped == len(outcomes):
