@@ -146,11 +146,14 @@ def _as_named(
     if sheets:
         return _entries(path, {name: Route(spec) for name in sheets})
     try:
+        names = sheet_names(path)
+        if len(names) < 2:  # nothing to tell apart: the reader reads it (one calamine load)
+            return [PlannedFile(path, spec)]
         routes = {
             name: Route(spec)
             if fits_resource(peek_rows(path, sheet=name, workbook=True), spec, profile)
             else Route(None, f"not loaded, its header does not fit {spec.name}", skipped=True)
-            for name in sheet_names(path)
+            for name in names
         }
     except InputError:
         return [PlannedFile(path, spec)]
