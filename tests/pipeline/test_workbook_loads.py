@@ -1,16 +1,19 @@
 """One data-collection workbook, many resources, over a served sandbox: every sheet loads as its
 resource in one call, parents first whatever the sheets' order; notes and summaries are named,
 in the outcomes and in the warehouse's run records; and a sheet renamed or moved, or a resource
-spread over two sheets, keeps every row's identity (nothing is created twice)."""
+spread over two sheets, keeps every row's identity (nothing is created twice); a mirror deletes
+nothing while a sheet of the workbook is refused."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import SecretStr
 
+from emissions_etl.errors import MirrorRefusedError
 from emissions_etl.loading.file_loads import FileOutcome, load_files
 from emissions_etl.loading.file_plan import plan_file
 from emissions_etl.loading.pipeline import LoadOptions
@@ -21,7 +24,7 @@ from .tenancy import Tenant
 from .workbooks import LOADS, SHEETS, data_collection, rename_sheets, write_workbook
 
 
-def load_workbook(tenant: Tenant, path: Path) -> list[FileOutcome]:
+def load_workbook(tenant: Tenant, path: Path, **options: Any) -> list[FileOutcome]:
     """``path`` planned and loaded as ``emissions-etl load`` does, in one call."""
     settings = Settings(
         api_url=tenant.base_url,
@@ -30,7 +33,7 @@ def load_workbook(tenant: Tenant, path: Path) -> list[FileOutcome]:
         ca_file=tenant.ca_file,
         warehouse=tenant.warehouse.path,
     )
-    return load_files(plan_file(path), settings=settings, options=LoadOptions())
+    return load_files(plan_file(path), settings=settings, options=LoadOptions(**options))
 
 
 def in_service(tenant: Tenant) -> dict[str, int]:
@@ -151,3 +154,27 @@ def test_one_resource_over_two_sheets_keeps_identical_trips_two_whatever_their_o
     assert [k["source_key"] for k in keys if k["resource"] == "vehicles"] == [
         "1234klm", "5678lmn", "9012mnp"
     ]  # fmt: skip
+
+
+def test_a_mirror_deletes_nothing_while_a_sheet_of_the_workbook_is_refused(
+    tenant: Tenant,
+) -> None:
+    header, *trips = SHEETS["Viajes"]
+    both = [["Nombre", "Tipo", "País"], ["Almacén Norte", "warehouse", "ES"]]
+    path = write_workbook(tenant.workdir / "datos.xlsx", [("Viajes", SHEETS["Viajes"])])
+    load_workbook(tenant, path)
+    write_workbook(path, [("Viajes", [header, *trips[:2]]), ("Datos", both)])
+
+    refused = {o.resource: o for o in load_workbook(tenant, path, mirror=True)}
+    write_workbook(path, [("Viajes", [header, *trips[:2]])])
+    mirrored = {o.resource: o for o in load_workbook(tenant, path, mirror=True)}
+
+    error = refused["business_travels"].error
+    assert isinstance(error, MirrorRefusedError)
+    assert "while sheets of the workbook are refused (Datos)" in str(error)
+    assert refused["unknown"].reason.startswith("[AmbiguousSourceError]")
+    deleted = mirrored["business_travels"].summary
+    assert deleted is not None
+    assert deleted.rows_deleted == 1
+    with tenant.client() as client:
+        assert EXAMPLES["business_travels"].count(client) == 2

@@ -42,6 +42,9 @@ class SheetFate:
     sheet: str
     resource: str = ""
     not_loaded: str = ""
+    #: Not loaded because it could not be told apart or lacks columns (not a sheet of notes):
+    #: rows that may be any resource's, so no mirror of the workbook deletes anything.
+    refused: bool = False
 
     def record(self) -> dict[str, str | None]:
         """As the run's parameters hold it (JSON)."""
@@ -167,7 +170,7 @@ def _entries(path: Path, routes: dict[str, Route]) -> list[PlannedFile]:
     loaded; each carries the whole workbook's plan."""
     workbook = tuple(
         SheetFate(name, found.spec.name) if found.spec is not None
-        else SheetFate(name, not_loaded=found.problem)
+        else SheetFate(name, not_loaded=found.problem, refused=not found.skipped)
         for name, found in routes.items()
     )  # fmt: skip
     by_resource: dict[str, tuple[ResourceSpec, list[str]]] = {}

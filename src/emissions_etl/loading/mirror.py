@@ -1,15 +1,17 @@
 """``--mirror``: the file is the whole truth for its source, so the records of rows it no longer
 has are deleted, in the service (through the resource's delete operation) and the warehouse.
 
-A mirror is guarded: it deletes nothing when rows of the file were rejected (their records
-cannot be told from those of dropped rows), and refuses to delete more than a bounded share of
-the source's records unless allowed (a wrong or truncated file must not empty a data set).
+A mirror is guarded: it deletes nothing when rows of the file were rejected, or sheets of its
+workbook refused (their records cannot be told from those of dropped rows), and refuses to
+delete more than a bounded share of the source's records unless allowed (a wrong or truncated
+file must not empty a data set).
 Deletions are marked pending before they are sent, so a crash half-way is finished by the next
 run of the resource.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -57,12 +59,29 @@ def plan_mirror(
 
 
 def check_mirror(
-    plan: MirrorPlan, *, path: str, rows_rejected: int, allow_mass_delete: bool
+    plan: MirrorPlan,
+    *,
+    path: str,
+    rows_rejected: int,
+    allow_mass_delete: bool,
+    sheets_refused: Sequence[str] = (),
 ) -> None:
-    """MirrorRefusedError when the mirror must delete nothing (see the module's docstring)."""
+    """MirrorRefusedError when the mirror must delete nothing (see the module's docstring);
+    ``sheets_refused``: sheets of the workbook that were not read (their rows may be the gone
+    records')."""
     gone = len(plan.gone)
     if gone == 0:
         return
+    if sheets_refused:
+        raise MirrorRefusedError(
+            path,
+            f"--mirror deletes nothing while sheets of the workbook are refused "
+            f"({', '.join(sheets_refused)}): the {gone} record(s) of source "
+            f"{plan.source_name!r} whose rows are not loaded may be theirs; fix them and load "
+            "again",
+            gone=gone,
+            held=plan.held,
+        )
     if rows_rejected:
         raise MirrorRefusedError(
             path,

@@ -298,7 +298,8 @@ def load_file(
             summary.rejects = pd.concat(all_rejects, ignore_index=True)
             summary.rows_rejected = rejected_rows(summary.rejects)
             with clock.stage("mirror"):
-                _mirror(path, writer, strategy, summary, options)
+                refused = [fate.sheet for fate in workbook if fate.refused]
+                _mirror(path, writer, strategy, summary, options, refused)
             summary.seconds = dict(clock.seconds)
             summary.outcome = _outcome(summary, options)
             writer.finish_run(
@@ -362,6 +363,7 @@ def _mirror(
     strategy: Writer,
     summary: LoadSummary,
     options: LoadOptions,
+    sheets_refused: Sequence[str],
 ) -> None:
     """Count the records of the source whose rows the file no longer has; with ``mirror``,
     delete them (nothing on a dry run), as guarded by ``check_mirror``."""
@@ -381,6 +383,7 @@ def _mirror(
             path=str(path),
             rows_rejected=summary.rows_rejected,
             allow_mass_delete=options.allow_mass_delete,
+            sheets_refused=sheets_refused,
         )
     except MirrorRefusedError as refused:
         if not options.dry_run:
