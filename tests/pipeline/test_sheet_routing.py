@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 from emissions_etl.errors import (
@@ -294,3 +295,20 @@ def test_the_sheet_names_file_names_every_resource_and_no_other() -> None:
     assert named == set(RESOURCES)
     for name in RESOURCES:  # what `template` calls its sheets
         assert read_sheet_name(name).resources == {name}
+
+
+def test_a_fuel_card_statement_is_the_resource_its_sheet_is_named_after(tmp_path: Path) -> None:
+    # One layout, two profiles (fuel_card: recharges; fuel_card_fleet: the fleet's consumptions):
+    # the header alone says recharges, as a file's always did; the sheet's name can say which.
+    statement = ROOT / "sample_data" / "profiles" / "fuel_card" / "solred_extracto_2026-03.xlsx"
+    source = openpyxl.load_workbook(statement).active
+    assert source is not None
+    rows = [list(row) for row in source.iter_rows(values_only=True)]
+    path = write_workbook(
+        tmp_path / "w.xlsx", [("Consumos", rows), ("Recargas", rows), ("Movimientos", rows)]
+    )
+
+    assert loads(plan_file(path)) == {
+        "vehicle_consumptions": ("Consumos",),
+        "logistics_recharges": ("Recargas", "Movimientos"),
+    }

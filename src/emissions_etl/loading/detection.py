@@ -75,7 +75,7 @@ class Route:
 def header_fits(rows: list[list[str]]) -> list[HeaderFit]:
     """Every resource's fit to the header in ``rows``, best first: fitting ones by columns
     named, then the others by columns named and missing."""
-    profiles = _detectable_profiles()
+    profiles = usable_profiles()
     found = []
     for spec in RESOURCES.values():
         own = _own_fit(rows, spec)
@@ -118,7 +118,13 @@ def route(rows: list[list[str]], *, sheet: str | None = None, picked: bool = Fal
                 f"its name says {meant[0].spec.name} but its header lacks "
                 f"{', '.join(meant[0].missing)}",
             )
-    by_header = [f for f in fitting if f.found >= MIN_COLUMNS_BY_HEADER]
+    # Of two profiles reading one layout, the header alone is only the first's.
+    recognised = {profile.name for profile in _detectable_profiles()}
+    by_header = [
+        f
+        for f in fitting
+        if f.found >= MIN_COLUMNS_BY_HEADER and (f.profile is None or f.profile in recognised)
+    ]
     if by_header:
         tied = [f for f in by_header if f.found == by_header[0].found]
         if len(tied) > 1:
@@ -225,9 +231,9 @@ def _own_fit(rows: list[list[str]], spec: ResourceSpec) -> HeaderFit:
 
 
 def _detectable_profiles() -> list[Profile]:
-    """Profiles a header is recognised as. Of two reading one layout (``fuel_card``, and
+    """Profiles a header alone is recognised as. Of two reading one layout (``fuel_card``, and
     ``fuel_card_fleet`` declared with ``layout = "fuel_card"``), the first by name: the other
-    is for its folder, ``--resource`` or ``--profile``."""
+    is for its folder, ``--resource``, ``--profile`` or a sheet named after its resource."""
     kept: list[Profile] = []
     for profile in usable_profiles():
         if all(profile.sources != other.sources for other in kept):
