@@ -26,7 +26,6 @@ from emissions_etl.orchestration.run_report import (
 )
 from emissions_etl.report import write_report
 from emissions_etl.resources import resource_spec
-from emissions_etl.warehouse import Warehouse
 
 
 def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) -> bool:
@@ -89,7 +88,7 @@ def refresh_sums() -> int:
     once every file of the run has loaded."""
     settings = resolve_settings()
     with open_client(settings) as client:
-        refreshed = refresh_aggregates(client, Warehouse(settings.warehouse))
+        refreshed = refresh_aggregates(client, settings.open_warehouse())
     get_run_logger().info("refreshed %d record(s) whose co2e sums others'", refreshed)
     return refreshed
 
@@ -97,9 +96,11 @@ def refresh_sums() -> int:
 @task(name="publish run artifacts")
 def publish_artifacts(outcomes: list[FileOutcome]) -> RunVerdict:
     """The summary markdown and the rejects table; returns how the run ends."""
-    warehouse = resolve_settings(require_api=False).warehouse
+    warehouse = resolve_settings(require_api=False).open_warehouse()
     report = (
-        write_report(warehouse, warehouse.with_name("report.html")) if warehouse.exists() else None
+        write_report(warehouse, warehouse.target.local_path.with_name("report.html"))
+        if warehouse.target.exists
+        else None
     )
     create_markdown_artifact(
         key="emissions-load-summary",
@@ -111,7 +112,7 @@ def publish_artifacts(outcomes: list[FileOutcome]) -> RunVerdict:
         create_table_artifact(
             key="emissions-load-rejects",
             table=rows,
-            description=rejects_note(len(rows), total, str(warehouse)),
+            description=rejects_note(len(rows), total, str(warehouse.target)),
         )
     run = verdict(outcomes)
     get_run_logger().info("run %s: %s", run.state, run.message)

@@ -60,9 +60,10 @@ def available() -> bool:
 
 
 @contextmanager
-def running_postgres(parent: Path | None = None) -> Iterator[PostgresServer]:
-    """Start a server in a fresh folder (readable by ``postgres``), stop it afterwards."""
-    folder = Path(tempfile.mkdtemp(prefix="pg-", dir=parent))
+def running_postgres() -> Iterator[PostgresServer]:
+    """Start a server in a fresh folder of the system's temporary one (pytest's are root's
+    alone: ``postgres`` could not enter them), stop it afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="emissions-pg-"))
     folder.chmod(0o777)
     data = folder / "data"
     port = _free_port()

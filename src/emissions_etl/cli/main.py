@@ -16,6 +16,7 @@ import typer
 from emissions_etl import __version__
 from emissions_etl.cli.limit_options import LimitsFileOption, SharedLimitsOption
 from emissions_etl.cli.terminal import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE, fail, out, warn
+from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
 
 if TYPE_CHECKING:
     from emissions_etl.resources import ResourceSpec
@@ -161,14 +162,8 @@ def load(
         bool, typer.Option(help="Validate, resolve and ask the service to check; write nothing.")
     ] = False,
     rejects: RejectsOption = None,
-    warehouse: Annotated[
-        Path | None,
-        typer.Option(
-            envvar="EMISSIONS_WAREHOUSE",
-            show_envvar=True,
-            help="DuckDB file (default: warehouse.duckdb).",
-        ),
-    ] = None,
+    warehouse: WarehouseOption = None,
+    warehouse_data: WarehouseDataOption = None,
     profile: ProfileOption = None,
     sector_map: SectorMapOption = None,
     default_country: DefaultCountryOption = None,
@@ -210,6 +205,7 @@ def load(
             _warn_sheet_on_csv(file, sheet)
         given = {
             "warehouse": warehouse,
+            "warehouse_data": warehouse_data,
             "limits_file": limits_file,
             "shared_limits": shared_limits.value if shared_limits else None,
         }
@@ -322,3 +318,8 @@ app.command("profiles")(profiles_command)
 from emissions_etl.cli.rebuild_command import rebuild_command  # noqa: E402
 
 app.command("rebuild-warehouse")(rebuild_command)
+
+# Read-only SQL over the warehouse for analysts; DuckDB loads only when it runs.
+from emissions_etl.cli.sql_command import sql_command  # noqa: E402
+
+app.command("sql")(sql_command)

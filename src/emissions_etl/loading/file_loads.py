@@ -21,7 +21,6 @@ from emissions_etl.loading.pipeline import (
 from emissions_etl.loading.writing import JobCompletion
 from emissions_etl.resources import ResourceSpec, in_dependency_order
 from emissions_etl.settings import Settings
-from emissions_etl.warehouse import Warehouse
 from emissions_etl.webhooks import WebhookSettings, open_job_completion
 
 
@@ -69,11 +68,11 @@ def load_files(
     the next one loads, else the error is raised. With ``refresh``, records whose co2e sums
     others' (facilities, vehicles...) are read again at the end."""
     outcomes = []
-    warehouse = Warehouse(settings.warehouse)
+    warehouse = settings.open_warehouse()
     with ExitStack() as stack:
         client = stack.enter_context(open_client(settings))
         if completion is None:
-            webhooks = WebhookSettings(warehouse=settings.warehouse)
+            webhooks = WebhookSettings(warehouse=warehouse.target.local_path)
             completion = stack.enter_context(open_job_completion(client, webhooks))
         for path, spec in in_load_order(planned):
             outcome = FileOutcome(path, spec.name)

@@ -17,6 +17,7 @@ import pandas as pd
 from pandas.errors import Pandas4Warning
 
 from emissions_etl.errors import WarehouseError
+from emissions_etl.warehouse._conflicts import is_conflict
 from emissions_etl.warehouse._extensions import forbid_downloads, load_packaged
 from emissions_etl.warehouse._target import WarehouseTarget
 
@@ -129,7 +130,7 @@ def connect_target(
         if read_only:
             options.append("READ_ONLY")
         clause = f" ({', '.join(options)})" if options else ""
-        con.execute(f"ATTACH '{_quoted(target.location)}' AS {LAKE_ALIAS}{clause}")
+        _attach(con, f"ATTACH '{_quoted(target.location)}' AS {LAKE_ALIAS}{clause}")
         con.execute(f"USE {LAKE_ALIAS}")
         con.execute("SET TimeZone = 'UTC'")
         limit = READER_MEMORY_LIMIT if read_only else WRITER_MEMORY_LIMIT
@@ -143,6 +144,22 @@ def connect_target(
             f"{target}: cannot attach the lake ({_masked(first_line(error), target)})"
         ) from error
     return con
+
+
+def _attach(con: duckdb.DuckDBPyConnection, statement: str) -> None:
+    """ATTACH, again while another writer is creating the same new catalog (the first attach of
+    a lake creates its tables; two at once collide in PostgreSQL's catalog)."""
+    for attempt in range(1, CONNECT_ATTEMPTS + 1):
+        try:
+            con.execute(statement)
+            return
+        except duckdb.Error as error:
+            creating = any(
+                word in str(error).lower() for word in ("duplicate key", "already exists")
+            )
+            if attempt == CONNECT_ATTEMPTS or not (creating or is_conflict(error)):
+                raise
+            time.sleep(CONNECT_PAUSE_SECONDS * attempt)
 
 
 def _quoted(text: str) -> str:

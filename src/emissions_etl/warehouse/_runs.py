@@ -76,9 +76,12 @@ def finish_run(
     if outcome not in OUTCOMES:
         raise ValueError(f"outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
     assignments = ", ".join(f"{name} = ?" for name in COUNT_COLUMNS)
-    updated = con.execute(
+    known = con.execute("SELECT 1 FROM load_runs WHERE run_id = ?", [run_id]).fetchall()
+    if not known:
+        raise KeyError(f"no load run {run_id}")
+    con.execute(
         f"UPDATE load_runs SET outcome = ?, {assignments}, counts = ?, co2e_kg = ?, error = ?, "
-        "finished_at = now() WHERE run_id = ? RETURNING run_id",
+        "finished_at = now() WHERE run_id = ?",
         [
             outcome,
             *(_count(counts, name) for name in COUNT_COLUMNS),
@@ -87,9 +90,7 @@ def finish_run(
             error,
             run_id,
         ],
-    ).fetchall()
-    if not updated:
-        raise KeyError(f"no load run {run_id}")
+    )
 
 
 def run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, Any]:
@@ -126,12 +127,15 @@ def mark_interrupted(con: duckdb.DuckDBPyConnection, *, exclusive: bool = True) 
             f"OR started_at < now() - INTERVAL {STALE_AFTER_HOURS} HOUR)"
         )
         params.append(ours)
-    rows = con.execute(
-        "UPDATE load_runs SET outcome = 'interrupted', finished_at = now(), "
-        f"error = 'the process ended before the run finished' WHERE {where} RETURNING run_id",
-        params,
-    ).fetchall()
-    return len(rows)
+    # No RETURNING: DuckLake does not take it on UPDATE.
+    [(count,)] = con.execute(f"SELECT count(*) FROM load_runs WHERE {where}", params).fetchall()
+    if count:
+        con.execute(
+            "UPDATE load_runs SET outcome = 'interrupted', finished_at = now(), "
+            f"error = 'the process ended before the run finished' WHERE {where}",
+            params,
+        )
+    return int(count)
 
 
 def _dead_pids(con: duckdb.DuckDBPyConnection) -> list[int]:

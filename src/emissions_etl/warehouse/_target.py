@@ -53,6 +53,15 @@ class WarehouseTarget:
         return Path(self.location)
 
     @property
+    def local_path(self) -> Path:
+        """Where this machine keeps what belongs beside the warehouse (its report, a webhook
+        secret): beside the file or catalog file; for a PostgreSQL catalog, in the user's
+        cache folder."""
+        if self.is_postgres:
+            return Path.home() / ".cache" / "emissions-etl" / "lake"
+        return self.path
+
+    @property
     def exists(self) -> bool:
         """Whether there is a warehouse here to read (a server catalog is taken to be)."""
         return self.is_postgres or self.path.is_file()
