@@ -61,6 +61,11 @@ class Settings(BaseSettings):
         "global concurrency limits (`emissions-etl prefect-setup` creates them)",
     )
     inbox: Path | None = Field(default=None, description="Folder the nightly flow loads")
+    organizations: Path | None = Field(
+        default=None,
+        description="TOML file of the organizations to load, each with its own key "
+        "(emissions_etl.organizations)",
+    )
     project_dir: Path | None = Field(
         default=None, description="Folder holding flows/, where deployment runs start"
     )
