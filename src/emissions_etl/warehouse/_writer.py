@@ -157,12 +157,15 @@ class WarehouseWriter:
     # -- source key -> remote id -------------------------------------------------------------
 
     def mapping(self, resource: str, source_keys: Sequence[str] | None = None) -> pd.DataFrame:
-        """source_key, remote_id, source_hash, ingest_job_id, loaded_at of ``resource``.
+        """source_key, remote_id, source_hash, ingest_job_id, loaded_at, source_name of
+        ``resource``.
 
         With ``source_keys``, only those keys: a batch looks up its own rows, so memory follows
         the batch, not everything ever loaded.
         """
-        columns = "m.source_key, m.remote_id, m.source_hash, m.ingest_job_id, m.loaded_at"
+        columns = (
+            "m.source_key, m.remote_id, m.source_hash, m.ingest_job_id, m.loaded_at, m.source_name"
+        )
         if source_keys is None:
             return fetch_frame(
                 self._con.execute(
