@@ -107,7 +107,17 @@ _RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _PACKAGE_RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
 
 
+class Shown(str):
+    """A cell whose formula failed: stored as Excel stores it, ``t="e"`` with the error as the
+    cached value (``Shown("#DIV/0!")``)."""
+
+
 def cell_xml(reference: str, value: Any, prefix: str = "") -> str:
+    if isinstance(value, Shown):
+        return (
+            f'<{prefix}c r="{reference}" t="e"><{prefix}f>FAILED()</{prefix}f>'
+            f"<{prefix}v>{value}</{prefix}v></{prefix}c>"
+        )
     if isinstance(value, int | float):
         return f'<{prefix}c r="{reference}"><{prefix}v>{value}</{prefix}v></{prefix}c>'
     return (
@@ -452,6 +462,40 @@ CASES: tuple[Case, ...] = (
         write_csv([HEADER, row(1, base_quantity="1e308")]),
         1,
         rejects=((2, "Base quantity", "OUT_OF_RANGE"),),
+    ),
+    Case(
+        "formula_error_required.xlsx",
+        xlsx(rows_xml([HEADER, row(1), row(2, base_quantity=Shown("#DIV/0!")),
+                       row(3, facility=Shown("#REF!"))])),  # fmt: skip
+        1,
+        rejects=((3, "Base quantity", "FORMULA_ERROR"), (4, "Facility", "FORMULA_ERROR")),
+    ),
+    Case(
+        "formula_error_optional.xlsx",
+        xlsx(rows_xml([HEADER, row(1), row(2, description=Shown("#N/A"))])),
+        1,
+        rejects=((3, "Description", "FORMULA_ERROR"),),
+    ),
+    Case(
+        "formula_error_row_id.xlsx",
+        xlsx(rows_xml([HEADER, row(1, client_row_id="A-1"),
+                       row(2, client_row_id=Shown("#NAME?"))])),  # fmt: skip
+        1,
+        rejects=((3, "Client row id", "FORMULA_ERROR"),),
+    ),
+    Case(
+        "formula_error_spill.xlsx",
+        xlsx(rows_xml([HEADER, row(1), row(2, base_quantity=Shown("#SPILL!"))])),
+        2,
+        "sheet 'Wastes', cell E3 shows #SPILL!, an error value that cannot be read",
+    ),
+    Case(
+        "formula_error_text.csv",
+        write_csv([HEADER, row(1, base_quantity="#DIV/0!"), row(2, description="#N/A"),
+                   row(3, client_row_id="#¿NOMBRE?"), row(4)]),  # fmt: skip
+        1,
+        rejects=((2, "Base quantity", "FORMULA_ERROR"), (3, "Description", "FORMULA_ERROR"),
+                 (4, "Client row id", "FORMULA_ERROR")),  # fmt: skip
     ),
     Case(
         "number_overflow.csv",

@@ -31,6 +31,8 @@ class RejectCode(StrEnum):
     """
 
     REQUIRED = "REQUIRED"
+    #: The cell shows a spreadsheet error (#DIV/0!, #N/A...) instead of a value.
+    FORMULA_ERROR = "FORMULA_ERROR"
     INVALID_NUMBER = "INVALID_NUMBER"
     INVALID_INTEGER = "INVALID_INTEGER"
     INVALID_BOOLEAN = "INVALID_BOOLEAN"

@@ -2,7 +2,9 @@
 
 Cells are first read by the kind their schema column declares (text, code, number, integer,
 date, boolean, weekdays), then the resource's Pandera schema judges them; every failure is turned
-into a reject a person can act on, worded from the check that failed.
+into a reject a person can act on, worded from the check that failed. A cell showing a
+spreadsheet error (``#DIV/0!``, ``#N/A``...) is a FORMULA_ERROR in whatever column, never an
+empty cell nor a value: its row is rejected, whatever else it holds.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from emissions_etl.loading.rejects import RejectCode, empty_rejects, make_reject
 from emissions_etl.loading.row_keys import row_keys, source_hash
 from emissions_etl.resources import ResourceSpec
 from emissions_etl.sources.cells import as_text, is_blank
+from emissions_etl.sources.formula_errors import formula_error, formula_errors
 from emissions_etl.sources.frames import ORIGIN_COLUMNS
 from emissions_etl_schemas.checks import COLUMN_CHECK_REJECTS, ROW_CHECK_REJECTS
 
@@ -60,7 +63,9 @@ def validate_batch(batch: pd.DataFrame, spec: ResourceSpec) -> ValidationResult:
     typed = pd.DataFrame(index=batch.index)
     failures: list[Failure] = []
     for rule in rules:
-        parsed = parse_column(rule, raw[rule.name])
+        cells, shown_errors = _without_formula_errors(rule.name, raw[rule.name])
+        failures += shown_errors
+        parsed = parse_column(rule, cells)
         typed[rule.name] = parsed.values
         if parsed.bad.any():
             failures.append(Failure(rule.name, parsed.bad, parsed.code, parsed.message))
@@ -99,6 +104,22 @@ def _require_columns(batch: pd.DataFrame, spec: ResourceSpec, headers: dict[str,
         )
 
 
+def _without_formula_errors(name: str, cells: pd.Series) -> tuple[pd.Series, list[Failure]]:
+    """The cells with those showing a spreadsheet error emptied (they hold no value to read),
+    and a FORMULA_ERROR failure per error value shown."""
+    shown = formula_errors(cells)
+    if shown is None:
+        return cells, []
+    errors = shown.notna().to_numpy(dtype=bool)
+    failures = []
+    for text in shown[errors].unique():
+        error = formula_error(str(text))
+        assert error is not None
+        rows = errors & (shown == text).fillna(False).to_numpy(dtype=bool)
+        failures.append(Failure(name, rows, RejectCode.FORMULA_ERROR, error.sentence()))
+    return cells.where(~errors, ""), failures
+
+
 def _raw_column(batch: pd.DataFrame, name: str) -> pd.Series:
     if name in batch.columns:
         return batch[name]
@@ -126,7 +147,9 @@ def _schema_failures(
         cases = errors.failure_cases
     cases = cases[cases["index"].notna()]
     names = cases["check"].astype(str).str.split("(", n=1).str[0]
-    unread = {failure.column: failure.rows for failure in parse_failures}
+    unread: dict[str, np.ndarray] = {}
+    for failure in parse_failures:  # a column may have several (a formula error, a bad number)
+        unread[failure.column] = unread.get(failure.column, False) | failure.rows
     failures: list[Failure] = []
     frame_checks = {check.name: check for check in schema.checks}
     for check_name, group in cases[cases["schema_context"] != "Column"].groupby(names):
@@ -230,6 +253,8 @@ def _to_rejects(
                 f"{', '.join(names[:-1])} and {names[-1]} are those of row " + first.astype("str")
                 + ": the same record; give each row its own."
             )  # fmt: skip
+    elif failure.code == RejectCode.FORMULA_ERROR:
+        message = f"{label} {failure.sentence}."  # the value is the error: not repeated
     elif failure.row_rule:
         sentence = re.sub(
             r"\b[a-z][a-z0-9_]*\b", lambda word: headers.get(word[0], word[0]), failure.sentence
