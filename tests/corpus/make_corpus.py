@@ -90,6 +90,26 @@ def mixed_encodings(path: Path) -> None:
     path.write_bytes(b"".join(lines))
 
 
+def late_encoding_change(path: Path) -> None:
+    """UTF-8 (ü on line 2), then past the first megabyte (the first chunk read, four times the
+    csv parser's 256 KB buffer) a cp1252 line: found where it is, however late."""
+    lines = [csv_text([HEADER, row(1, destination="Müller")]).encode()]
+    lines += [csv_text([row(n)]).encode() for n in range(2, 14_000)]
+    lines += [csv_text([row(14_000, destination="Gestión Sur")]).encode("cp1252")]
+    lines += [csv_text([row(n)]).encode() for n in range(14_001, 14_100)]
+    path.write_bytes(b"".join(lines))
+
+
+def late_utf8_after_cp1252(path: Path) -> None:
+    """ASCII, a cp1252 line past 1 MB (the file is cp1252 so far), then a UTF-8 line."""
+    lines = [csv_text([HEADER]).encode()]
+    lines += [csv_text([row(n)]).encode() for n in range(1, 13_000)]
+    lines += [csv_text([row(13_000, destination="Gestión Sur")]).encode("cp1252")]
+    lines += [csv_text([row(n)]).encode() for n in range(13_001, 14_000)]
+    lines += [csv_text([row(14_000, destination="Müller")]).encode()]
+    path.write_bytes(b"".join(lines))
+
+
 def utf16_unicode_text(path: Path) -> None:
     """What Excel's "Unicode text" writes: UTF-16 LE with a BOM, tab separated, CRLF."""
     text = csv_text([HEADER, row(1, destination="Müller"), row(2)], "\t").replace("\n", "\r\n")
@@ -496,6 +516,18 @@ CASES: tuple[Case, ...] = (
         1,
         rejects=((2, "Base quantity", "FORMULA_ERROR"), (3, "Description", "FORMULA_ERROR"),
                  (4, "Client row id", "FORMULA_ERROR")),  # fmt: skip
+    ),
+    Case(
+        "late_encoding_change.csv",
+        late_encoding_change,
+        2,
+        "line 14001 is not UTF-8 like the lines before it (byte 0xf3; line 2 is UTF-8)",
+    ),
+    Case(
+        "late_utf8_after_cp1252.csv",
+        late_utf8_after_cp1252,
+        2,
+        "line 14001 is UTF-8 but line 13001 before it is not",
     ),
     Case(
         "number_overflow.csv",
