@@ -110,6 +110,19 @@ def late_utf8_after_cp1252(path: Path) -> None:
     path.write_bytes(b"".join(lines))
 
 
+def control_characters(path: Path) -> None:
+    """NUL and other control characters in cells, in a column no resource reads, in its
+    header: validate --rejects out.xlsx must still write the annotated copy."""
+    header = [*HEADER, "Notas\x07"]
+    rows = [
+        row(1, facility="Madrid\x00Warehouse") + ["a\x0cb"],
+        row(2, destination="Gestora\x1b[2JNorte") + ["\x01\x02\x03"],
+        row(3, description="=HYPERLINK(\"http://x\")") + ["\x7f\x9f"],
+        row(4, identification_name="RSU\x0b2026") + [""],
+    ]
+    path.write_bytes(csv_text([header, *rows]).encode())
+
+
 def utf16_unicode_text(path: Path) -> None:
     """What Excel's "Unicode text" writes: UTF-16 LE with a BOM, tab separated, CRLF."""
     text = csv_text([HEADER, row(1, destination="Müller"), row(2)], "\t").replace("\n", "\r\n")
@@ -528,6 +541,20 @@ CASES: tuple[Case, ...] = (
         late_utf8_after_cp1252,
         2,
         "line 14001 is UTF-8 but line 13001 before it is not",
+    ),
+    Case(
+        "control_characters.csv",
+        control_characters,
+        1,
+        rejects=((2, "Facility", "INVALID_TEXT"), (3, "Destination", "INVALID_TEXT"),
+                 (5, "Identification name", "INVALID_TEXT")),  # fmt: skip
+    ),
+    Case(
+        "control_characters.xlsx",
+        xlsx(rows_xml([HEADER, row(1, facility="Madrid_x0000_Warehouse"),
+                       row(2, destination="Gestora_x001b_Norte")])),  # fmt: skip
+        1,
+        rejects=((2, "Facility", "INVALID_TEXT"), (3, "Destination", "INVALID_TEXT")),
     ),
     Case(
         "number_overflow.csv",

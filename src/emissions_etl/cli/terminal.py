@@ -81,20 +81,29 @@ def write_rejects(rejects_by_file: Mapping[Path, pd.DataFrame], target: Path) ->
         return
     for source, frame in with_rejects.items():
         one = target if len(with_rejects) == 1 else target.with_stem(f"{target.stem}-{source.stem}")
-        write_annotated_workbook(source, frame, one)
+        try:
+            note = write_annotated_workbook(source, frame, one)
+        except OSError as error:
+            raise fail(f"--rejects {one}: cannot write it ({error.strerror or error})",
+                       EXIT_UNUSABLE) from None  # fmt: skip
+        if note is not None:
+            warn(f"{one}: {note}")
         out.print(f"rejects written to {one}")
 
 
 def print_rejects(rejects: pd.DataFrame, limit: int = REJECTS_SHOWN) -> None:
     """The first rejects, one line each with the reason, and how many more there are."""
     from emissions_etl.loading.rejects import reject_records
+    from emissions_etl.sources.cells import escape_control_characters as shown
 
     records = reject_records(rejects)
     for reject in records[:limit]:
-        sheet = f" sheet {reject['sheet']}" if reject["sheet"] else ""
+        # A cell's control characters are shown escaped, never sent to the terminal (an ESC
+        # from a file would act on it).
+        sheet = f" sheet {shown(reject['sheet'])}" if reject["sheet"] else ""
         out.print(
-            f"  {reject['file']}{sheet} row {reject['row']}, {reject['column']}: "
-            f"{reject['message']} [{reject['code']}]",
+            f"  {shown(reject['file'])}{sheet} row {reject['row']}, {shown(reject['column'])}: "
+            f"{shown(reject['message'])} [{reject['code']}]",
             highlight=False,
             markup=False,
             soft_wrap=True,

@@ -148,6 +148,28 @@ def _show_errors(batch: list[list[Any]], start: int, first_column: int, errors: 
             cells[column - first_column] = error
 
 
+def iter_sheet_rows(path: Path) -> Iterator[tuple[str, list[Any]]]:
+    """(sheet name, cells) for every row of every visible sheet, each cell in its column from
+    A and error cells as the error they show: the workbook's values, for a copy of it. The
+    package is checked as ``read_workbook`` checks it (an InputError, never a crash)."""
+    package = inspect_workbook(path)
+    workbook = CalamineWorkbook.from_path(str(path))
+    try:
+        for meta in workbook.sheets_metadata:
+            if meta.visible != SheetVisibleEnum.Visible:
+                continue
+            package.check_sheet(meta.name)
+            errors = package.error_cells(meta.name)
+            sheet = workbook.get_sheet_by_name(meta.name)
+            first_column = sheet.start[1] if sheet.start else 0
+            for index, cells in enumerate(sheet.iter_rows()):
+                row = [None] * first_column + list(cells)
+                _show_errors([row], index, 0, errors)
+                yield meta.name, row
+    finally:
+        workbook.close()
+
+
 def _fill_merged(
     batch: list[list[Any]], start: int, merges: list[Merge], anchors: dict[Merge, Any]
 ) -> None:
