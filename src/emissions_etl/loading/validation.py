@@ -18,7 +18,7 @@ import pandas as pd
 import pandera.pandas as pandera
 
 from emissions_etl.errors import UnsupportedSourceError
-from emissions_etl.loading.cell_kinds import ColumnRule, column_rules, parse_column
+from emissions_etl.loading.cell_kinds import ColumnRule, Parsed, column_rules, parse_column
 from emissions_etl.loading.rejects import RejectCode, empty_rejects, make_rejects, sort_rejects
 from emissions_etl.loading.row_keys import row_keys, source_hash
 from emissions_etl.resources import ResourceSpec
@@ -26,6 +26,9 @@ from emissions_etl.sources.cells import as_text, is_blank
 from emissions_etl.sources.formula_errors import formula_error, formula_errors
 from emissions_etl.sources.frames import ORIGIN_COLUMNS
 from emissions_etl_schemas.checks import COLUMN_CHECK_REJECTS, ROW_CHECK_REJECTS
+
+#: Kinds whose reading keeps a cell's text: an error value passes it and is looked for there.
+_TEXT_KINDS = frozenset({"text", "code", "choice"})
 
 
 @dataclass(frozen=True)
@@ -63,12 +66,12 @@ def validate_batch(batch: pd.DataFrame, spec: ResourceSpec) -> ValidationResult:
     typed = pd.DataFrame(index=batch.index)
     failures: list[Failure] = []
     for rule in rules:
-        cells, shown_errors = _without_formula_errors(rule.name, raw[rule.name])
+        parsed = parse_column(rule, raw[rule.name])
+        values, bad, shown_errors = _formula_errors(rule, raw[rule.name], parsed)
         failures += shown_errors
-        parsed = parse_column(rule, cells)
-        typed[rule.name] = parsed.values
-        if parsed.bad.any():
-            failures.append(Failure(rule.name, parsed.bad, parsed.code, parsed.message))
+        typed[rule.name] = values
+        if bad.any():
+            failures.append(Failure(rule.name, bad, parsed.code, parsed.message))
     if spec.prepare is not None:
         typed = spec.prepare(typed)
     for name in ORIGIN_COLUMNS:
@@ -104,20 +107,30 @@ def _require_columns(batch: pd.DataFrame, spec: ResourceSpec, headers: dict[str,
         )
 
 
-def _without_formula_errors(name: str, cells: pd.Series) -> tuple[pd.Series, list[Failure]]:
-    """The cells with those showing a spreadsheet error emptied (they hold no value to read),
-    and a FORMULA_ERROR failure per error value shown."""
-    shown = formula_errors(cells)
+def _formula_errors(
+    rule: ColumnRule, raw: pd.Series, parsed: Parsed
+) -> tuple[pd.Series, np.ndarray, list[Failure]]:
+    """The column's values and unreadable cells without the cells showing a spreadsheet error
+    (emptied: they hold no value), and a FORMULA_ERROR failure per error value shown.
+
+    Such a cell is among those that could not be read (a number, a date, a yes/no column) or,
+    in a column read as text, among its text: only those are looked at, the text in Arrow.
+    """
+    shown = formula_errors(raw[parsed.bad]) if parsed.bad.any() else None
+    shown = shown.reindex(raw.index) if shown is not None else None
+    among_text = formula_errors(parsed.values, trimmed=True) if rule.kind in _TEXT_KINDS else None
+    if among_text is not None:
+        shown = among_text if shown is None else shown.where(shown.notna(), among_text)
     if shown is None:
-        return cells, []
+        return parsed.values, parsed.bad, []
     errors = shown.notna().to_numpy(dtype=bool)
     failures = []
     for text in shown[errors].unique():
         error = formula_error(str(text))
         assert error is not None
         rows = errors & (shown == text).fillna(False).to_numpy(dtype=bool)
-        failures.append(Failure(name, rows, RejectCode.FORMULA_ERROR, error.sentence()))
-    return cells.where(~errors, ""), failures
+        failures.append(Failure(rule.name, rows, RejectCode.FORMULA_ERROR, error.sentence()))
+    return parsed.values.where(~errors), parsed.bad & ~errors, failures
 
 
 def _raw_column(batch: pd.DataFrame, name: str) -> pd.Series:
