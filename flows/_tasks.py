@@ -58,10 +58,15 @@ def plan(inbox: str | None) -> list[tuple[str, str | None, str]]:
 def load_one(path: str, resource: str, options: LoadOptions) -> FileOutcome:
     """Read, validate, write and land one file (safe to retry: writes are exactly-once)."""
     settings = resolve_settings()
+    logger = get_run_logger()
     [outcome] = load_files(
-        [(Path(path), resource_spec(resource))], settings=settings, options=options, refresh=False
+        [(Path(path), resource_spec(resource))],
+        settings=settings,
+        options=options,
+        refresh=False,
+        notify=logger.info,  # the webhook's lines, in the run's logs at INFO
     )
-    log_outcome(get_run_logger(), outcome)
+    log_outcome(logger, outcome)
     if outcome.error is not None and outcome.error.transient:
         raise outcome.error  # a retry may succeed
     return outcome
