@@ -47,7 +47,8 @@ def write_report(warehouse: Warehouse | Path | str, out: Path | str) -> ReportSu
     warehouse = warehouse if isinstance(warehouse, Warehouse) else Warehouse(warehouse)
     if not warehouse.target.exists:
         raise SourceNotFoundError(str(warehouse.target), "no warehouse file here")
-    data = read_report_data(warehouse)
+    with warehouse.reading():  # one connection (a lake is attached once)
+        data = read_report_data(warehouse)
     generated_at = numbers.now_utc()
     name = str(warehouse.target) if warehouse.is_lake else warehouse.path.name
     page = render(data, warehouse_name=name, generated_at=generated_at)

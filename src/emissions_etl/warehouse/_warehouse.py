@@ -48,6 +48,7 @@ class Warehouse:
         self.target = WarehouseTarget.of(location, data_path)
         self.organization_id = organization_id
         self._writer_con: duckdb.DuckDBPyConnection | None = None
+        self._reader_con: duckdb.DuckDBPyConnection | None = None
 
     @property
     def path(self) -> Path:
@@ -98,14 +99,32 @@ class Warehouse:
             if lock is not None:
                 lock.release()
 
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Queries inside share one read-only connection (a report's dozen): a lake is attached
+        once instead of once a query."""
+        if self._writer_con is not None or self._reader_con is not None:
+            yield
+            return
+        if not self.target.exists:
+            raise WarehouseError(f"{self.target}: no warehouse here yet (nothing has been loaded)")
+        self._reader_con = connect_target(self.target, read_only=True)
+        try:
+            yield
+        finally:
+            self._reader_con.close()
+            self._reader_con = None
+
     def query(self, sql: str, params: Sequence[Any] = ()) -> pd.DataFrame:
         """Run ``sql`` read-only and return its rows (timestamps in UTC).
 
         Inside ``writer()`` it reads through the writer's connection (DuckDB lets one process
-        hold a file either read-write or read-only, not both).
+        hold a file either read-write or read-only, not both), inside ``reading()`` through its
+        connection.
         """
-        if self._writer_con is not None:
-            return _run(self._writer_con.cursor(), sql, params, self.target)
+        held = self._writer_con or self._reader_con
+        if held is not None:
+            return _run(held.cursor(), sql, params, self.target)
         if not self.target.exists:
             raise WarehouseError(
                 f"{self.target}: no warehouse here yet (nothing has been loaded)"
