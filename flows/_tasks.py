@@ -27,7 +27,6 @@ from emissions_etl.orchestration.run_report import (
 )
 from emissions_etl.report import write_report
 from emissions_etl.resources import resource_spec
-from emissions_etl.warehouse import Warehouse
 
 
 def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) -> bool:
@@ -68,10 +67,17 @@ def load_one(
     (``workbook``: where each of its sheets goes, for the run's record); safe to retry: writes
     are exactly-once."""
     settings = resolve_settings()
+    logger = get_run_logger()
     planned = PlannedFile(Path(path), resource_spec(resource), sheets=options.sheets,
                           workbook=workbook)  # fmt: skip
-    [outcome] = load_files([planned], settings=settings, options=options, refresh=False)
-    log_outcome(get_run_logger(), outcome)
+    [outcome] = load_files(
+        [planned],
+        settings=settings,
+        options=options,
+        refresh=False,
+        notify=logger.info,  # the webhook's lines, in the run's logs at INFO
+    )
+    log_outcome(logger, outcome)
     if outcome.error is not None and outcome.error.transient:
         raise outcome.error  # a retry may succeed
     return outcome
@@ -98,7 +104,7 @@ def refresh_sums() -> int:
     once every file of the run has loaded."""
     settings = resolve_settings()
     with open_client(settings) as client:
-        refreshed = refresh_aggregates(client, Warehouse(settings.warehouse))
+        refreshed = refresh_aggregates(client, settings.open_warehouse())
     get_run_logger().info("refreshed %d record(s) whose co2e sums others'", refreshed)
     return refreshed
 
@@ -106,9 +112,11 @@ def refresh_sums() -> int:
 @task(name="publish run artifacts")
 def publish_artifacts(outcomes: list[FileOutcome]) -> RunVerdict:
     """The summary markdown and the rejects table; returns how the run ends."""
-    warehouse = resolve_settings(require_api=False).warehouse
+    warehouse = resolve_settings(require_api=False).open_warehouse()
     report = (
-        write_report(warehouse, warehouse.with_name("report.html")) if warehouse.exists() else None
+        write_report(warehouse, warehouse.target.local_path.with_name("report.html"))
+        if warehouse.target.exists
+        else None
     )
     create_markdown_artifact(
         key="emissions-load-summary",
@@ -120,7 +128,7 @@ def publish_artifacts(outcomes: list[FileOutcome]) -> RunVerdict:
         create_table_artifact(
             key="emissions-load-rejects",
             table=rows,
-            description=rejects_note(len(rows), total, str(warehouse)),
+            description=rejects_note(len(rows), total, str(warehouse.target)),
         )
     run = verdict(outcomes)
     get_run_logger().info("run %s: %s", run.state, run.message)

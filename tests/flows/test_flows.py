@@ -184,6 +184,34 @@ def test_a_strict_load_wastes_run_stops_on_rejects_but_publishes_them_and_a_fixe
     assert remote_waste_count(flow_env) == 3
 
 
+def test_a_webhook_load_says_in_the_run_logs_how_its_endpoint_and_jobs_went(
+    flow_env: Tenant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flows.wastes import load_wastes
+    from tests.webhooks.support import free_port
+
+    port = free_port()  # the sandbox calls the receiver on loopback (--allow-private-webhooks)
+    monkeypatch.setenv("EMISSIONS_WEBHOOK_URL", f"http://127.0.0.1:{port}/hook")
+    monkeypatch.setenv("EMISSIONS_WEBHOOK_LISTEN", f"127.0.0.1:{port}")
+    path = write_wastes_xlsx(flow_env.workdir / "w.xlsx", [waste_row(n) for n in range(3)])
+
+    try:
+        state = run_flow(load_wastes, str(path))
+        logs = log_messages_of(state)
+    finally:
+        with flow_env.client() as client:
+            for endpoint in list(client.iter_webhook_endpoints()):
+                client.delete_webhook_endpoint(endpoint["id"])
+
+    assert state.is_completed(), (state.name, state.message)
+    registered = f"registered for http://127.0.0.1:{port}/…; ingest jobs finish by its events"
+    assert [line for line in logs if line.startswith("webhook: endpoint ")][0].endswith(
+        f"{registered} (receiver on http://127.0.0.1:{port})"
+    )
+    [job] = [line for line in logs if line.startswith("webhook: ingest job ")]
+    assert job.endswith("finished by its event: completed, 3 of 3 records calculated")
+
+
 def test_a_workbook_at_the_inbox_root_loads_sheet_by_sheet_and_names_the_sheets_skipped(
     flow_env: Tenant,
 ) -> None:

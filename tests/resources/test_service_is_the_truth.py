@@ -13,9 +13,9 @@ from typing import Any
 import pandas as pd
 import pytest
 
+from emissions_etl.loading.identity import lookup
 from emissions_etl.loading.pipeline import LoadOptions, LoadSummary, load_file
 from emissions_etl.loading.readback import read_records
-from emissions_etl.loading.reconcile import lookup
 from emissions_etl.resources import RESOURCES, resource_spec
 from emissions_etl.warehouse import Warehouse
 from tests.pipeline.tenancy import Tenant

@@ -17,6 +17,7 @@ TABLES = {
     "remote_records",
     "facilities",
     "resource_catalog",
+    "view_version",
 }
 VIEWS = {"emissions", "load_run_summary", "rejects_latest"}
 

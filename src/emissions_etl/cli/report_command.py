@@ -13,18 +13,14 @@ from typing import Annotated
 
 import typer
 
+from emissions_etl.cli.warehouse_options import WarehouseOption
+
 EXIT_UNUSABLE, EXIT_FAILED = 2, 3
 
 
 def report_command(
     out: Annotated[Path, typer.Option("--out", help="HTML file to write (replaced whole).")],
-    warehouse: Annotated[
-        Path | None,
-        typer.Option(
-            "--warehouse",
-            help="DuckDB file to report on (default: $EMISSIONS_WAREHOUSE, else warehouse.duckdb).",
-        ),
-    ] = None,
+    warehouse: WarehouseOption = None,
 ) -> None:
     """Write one self-contained HTML page: co2e by month, facility and source, runs, rejects."""
     from pydantic import ValidationError

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -34,12 +35,14 @@ err = Console(stderr=True, width=None if sys.stderr.isatty() else _PIPED_WIDTH)
 
 def fail(message: str, code: int) -> typer.Exit:
     """Print one line on stderr and return the Exit to raise."""
-    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True, markup=True)
+    # Escaped: a file's or sheet's name in brackets is text, not a style (nor a crash).
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True,
+              markup=True)  # fmt: skip
     return typer.Exit(code)
 
 
 def warn(message: str) -> None:
-    err.print(f"[yellow]warning:[/] {message}", highlight=False, soft_wrap=True)
+    err.print(f"[yellow]warning:[/] {escape(message)}", highlight=False, soft_wrap=True)
 
 
 def check_rejects_target(target: Path | None) -> None:
@@ -84,20 +87,29 @@ def write_rejects(rejects_by_file: Mapping[Path, pd.DataFrame], target: Path) ->
         return
     for source, frame in with_rejects.items():
         one = target if len(with_rejects) == 1 else target.with_stem(f"{target.stem}-{source.stem}")
-        write_annotated_workbook(source, frame, one)
+        try:
+            note = write_annotated_workbook(source, frame, one)
+        except OSError as error:
+            raise fail(f"--rejects {one}: cannot write it ({error.strerror or error})",
+                       EXIT_UNUSABLE) from None  # fmt: skip
+        if note is not None:
+            warn(f"{one}: {note}")
         out.print(f"rejects written to {one}")
 
 
 def print_rejects(rejects: pd.DataFrame, limit: int = REJECTS_SHOWN) -> None:
     """The first rejects, one line each with the reason, and how many more there are."""
     from emissions_etl.loading.rejects import reject_records
+    from emissions_etl.sources.cells import escape_control_characters as shown
 
     records = reject_records(rejects)
     for reject in records[:limit]:
-        sheet = f" sheet {reject['sheet']}" if reject["sheet"] else ""
+        # A cell's control characters are shown escaped, never sent to the terminal (an ESC
+        # from a file would act on it).
+        sheet = f" sheet {shown(reject['sheet'])}" if reject["sheet"] else ""
         out.print(
-            f"  {reject['file']}{sheet} row {reject['row']}, {reject['column']}: "
-            f"{reject['message']} [{reject['code']}]",
+            f"  {shown(reject['file'])}{sheet} row {reject['row']}, {shown(reject['column'])}: "
+            f"{shown(reject['message'])} [{reject['code']}]",
             highlight=False,
             markup=False,
             soft_wrap=True,
@@ -113,17 +125,21 @@ def load_files(
     dry_run: bool,
     settings: Mapping[str, Any] | None = None,
     extra_options: Mapping[str, Any] | None = None,
+    webhooks: Mapping[str, Any] | None = None,
 ) -> list[FileOutcome]:
     """Load with live progress (rows read, sent, calculated per file); stops at the first
-    file that fails, as a command line should. ``settings``: the command's options, over the
-    EMISSIONS_* environment."""
+    file that fails, as a command line should. ``settings`` and ``webhooks``: the command's
+    options, over the EMISSIONS_* environment. What the webhook does is printed as it happens
+    (on stderr, above the progress)."""
     from rich.progress import Progress, TextColumn, TimeElapsedColumn
 
     from emissions_etl.loading.file_loads import load_files as load_in_order
     from emissions_etl.loading.pipeline import LoadOptions
     from emissions_etl.settings import Settings
+    from emissions_etl.webhooks import WebhookSettings
 
     resolved = Settings(**(settings or {}))
+    webhook_settings = WebhookSettings(**(webhooks or {}), warehouse=resolved.warehouse)
     options = LoadOptions(strict=strict, dry_run=dry_run, **(extra_options or {}))
     columns = (TextColumn("{task.description}"), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True) as progress:
@@ -140,7 +156,13 @@ def load_files(
             return advance
 
         return load_in_order(planned, settings=resolved, options=options, progress=tracker,
-                             keep_going=False)  # fmt: skip
+                             keep_going=False, webhooks=webhook_settings,
+                             notify=say)  # fmt: skip
+
+
+def say(message: str) -> None:
+    """One line of what is happening, on stderr (above a live progress display)."""
+    err.print(message, highlight=False, markup=False, soft_wrap=True)
 
 
 def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: Path | None) -> bool:
@@ -156,7 +178,7 @@ def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: Path | No
         if s is None:
             continue
         table.add_row(
-            outcome.label, s.resource, s.outcome,
+            escape(outcome.label), s.resource, s.outcome,
             *(f"{n:,}" for n in (s.rows_read, s.rows_rejected, s.rows_unchanged, s.rows_adopted,
                                  s.rows_sent, s.rows_loaded, s.rows_deleted)),
             f"{s.co2e_kg:,.1f}",

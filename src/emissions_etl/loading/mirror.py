@@ -12,7 +12,7 @@ run of the resource.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import pandas as pd
@@ -47,6 +47,81 @@ class MirrorPlan:
     @property
     def share(self) -> float:
         return len(self.gone) / self.held if self.held else 0.0
+
+
+@dataclass(frozen=True)
+class MirrorRequest:
+    """One file's load, as its mirror needs it."""
+
+    path: str
+    resource: str
+    source_name: str
+    run_id: str
+    rows_rejected: int
+    #: Delete what the file no longer has (else only count it).
+    mirror: bool
+    allow_mass_delete: bool
+    dry_run: bool
+    #: Sheets of the file's workbook refused (not read): their rows may be the gone records'.
+    sheets_refused: tuple[str, ...] = ()
+
+
+@dataclass
+class MirrorOutcome:
+    """The records of the source the file no longer has, and what became of them."""
+
+    gone: int = 0
+    deleted: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def mirror_source(
+    writer: WarehouseWriter, deleter: Deleter, request: MirrorRequest
+) -> MirrorOutcome:
+    """Count the records of the source whose rows the file no longer has; with ``mirror``,
+    delete them (on a dry run, say which), as guarded by ``check_mirror``."""
+    plan = plan_mirror(writer, request.resource, request.source_name, request.run_id)
+    outcome = MirrorOutcome(gone=len(plan.gone))
+    source = repr(request.source_name)
+    if not request.mirror:
+        if outcome.gone:
+            outcome.notes.append(
+                f"{outcome.gone} record(s) of source {source} have no row in this file (dropped "
+                "or edited rows): they stay in the service; load with --mirror to delete them"
+            )
+        return outcome
+    try:
+        check_mirror(
+            plan,
+            path=request.path,
+            rows_rejected=request.rows_rejected,
+            allow_mass_delete=request.allow_mass_delete,
+            sheets_refused=request.sheets_refused,
+        )
+    except MirrorRefusedError as refused:
+        if not request.dry_run:
+            raise
+        outcome.notes.append(f"the mirror would be refused: {refused.reason}")
+    if request.dry_run:
+        if outcome.gone:
+            outcome.notes.append(
+                f"--mirror would delete {outcome.gone} record(s) of source {source}, last seen "
+                f"at {_places(plan.gone)}"
+            )
+        return outcome
+    outcome.deleted = apply_mirror(writer, deleter, request.resource, plan, request.run_id)
+    return outcome
+
+
+def _places(rows: pd.DataFrame, shown: int = 5) -> str:
+    """Where rows were last seen (``file sheet row``), the first ``shown`` of them."""
+    places = [
+        " ".join(str(part) for part in (row.source_file, row.source_sheet, f"row {row.source_row}")
+                 if part not in (None, "", "None"))
+        for row in rows.head(shown).itertuples()
+    ]  # fmt: skip
+    more = f" and {len(rows) - shown} more" if len(rows) > shown else ""
+    return ", ".join(places) + more
 
 
 def plan_mirror(

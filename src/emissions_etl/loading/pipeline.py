@@ -17,15 +17,10 @@ from typing import Any, Protocol
 import numpy as np
 import pandas as pd
 
-from emissions_etl.errors import EmptySourceError, MirrorRefusedError, StrictModeError
+from emissions_etl.errors import EmptySourceError, StrictModeError
 from emissions_etl.loading.file_plan import SheetFate
 from emissions_etl.loading.inbox import source_of_folder
-from emissions_etl.loading.mirror import (
-    apply_mirror,
-    check_mirror,
-    finish_interrupted_mirrors,
-    plan_mirror,
-)
+from emissions_etl.loading.mirror import MirrorRequest, finish_interrupted_mirrors, mirror_source
 from emissions_etl.loading.prefetch import prefetched
 from emissions_etl.loading.readback import read_records, remote_frame
 from emissions_etl.loading.reconcile import Reconciler
@@ -298,8 +293,23 @@ def load_file(
             summary.rejects = pd.concat(all_rejects, ignore_index=True)
             summary.rows_rejected = rejected_rows(summary.rejects)
             with clock.stage("mirror"):
-                refused = [fate.sheet for fate in workbook if fate.refused]
-                _mirror(path, writer, strategy, summary, options, refused)
+                mirrored = mirror_source(
+                    writer,
+                    strategy,
+                    MirrorRequest(
+                        path=str(path),
+                        resource=spec.name,
+                        source_name=name,
+                        run_id=run_id,
+                        rows_rejected=summary.rows_rejected,
+                        mirror=options.mirror,
+                        allow_mass_delete=options.allow_mass_delete,
+                        dry_run=options.dry_run,
+                        sheets_refused=tuple(fate.sheet for fate in workbook if fate.refused),
+                    ),
+                )
+            summary.rows_gone, summary.notes = mirrored.gone, summary.notes + mirrored.notes
+            summary.rows_deleted += mirrored.deleted
             summary.seconds = dict(clock.seconds)
             summary.outcome = _outcome(summary, options)
             writer.finish_run(
@@ -336,18 +346,17 @@ def _load_batch(
     with clock.stage("land"):
         writer.land_source_rows(summary.run_id, spec.name, valid, source_name=summary.source_name)
         known = writer.mapping(spec.name, records["source_key"].tolist())
-        writer.touch_mapping(spec.name, known["source_key"].tolist(), summary.source_name)
+        # Rows now of this source (a vehicle in another fleet list before): only those written.
+        moved = known["source_name"].ne(summary.source_name) | known["source_name"].isna()
+        keys = known.loc[moved, "source_key"].tolist()
+        writer.touch_mapping(spec.name, keys, summary.source_name)
         plan = plan_changes(records, known)
         plan.new.attrs = plan.changed.attrs = records.attrs
     with clock.stage("reconcile"):
         found = reconciler.reconcile(plan, known.loc[known["source_hash"] == "", "remote_id"])
     plan = found.plan
     summary.rows_adopted += found.adopted
-    for other, rows in (found.like_other_sources or {}).items():
-        summary.notes.append(
-            f"{rows} new row(s) are like records of source {other!r}: created as records of "
-            f"their own; if this file is a version of {other!r}, load it with --source {other!r}"
-        )
+    summary.notes += found.notes
     summary.rows_unchanged += plan.unchanged
     summary.rows_new += len(plan.new)
     summary.rows_changed += len(plan.changed)
@@ -355,59 +364,6 @@ def _load_batch(
     result.rejects.insert(0, unresolved)
     _add(summary, result)
     return result
-
-
-def _mirror(
-    path: Path,
-    writer: WarehouseWriter,
-    strategy: Writer,
-    summary: LoadSummary,
-    options: LoadOptions,
-    sheets_refused: Sequence[str],
-) -> None:
-    """Count the records of the source whose rows the file no longer has; with ``mirror``,
-    delete them (nothing on a dry run), as guarded by ``check_mirror``."""
-    plan = plan_mirror(writer, summary.resource, summary.source_name, summary.run_id)
-    summary.rows_gone = len(plan.gone)
-    if not options.mirror:
-        if summary.rows_gone:
-            summary.notes.append(
-                f"{summary.rows_gone} record(s) of source {summary.source_name!r} have no row "
-                "in this file (dropped or edited rows): they stay in the service; load with "
-                "--mirror to delete them"
-            )
-        return
-    try:
-        check_mirror(
-            plan,
-            path=str(path),
-            rows_rejected=summary.rows_rejected,
-            allow_mass_delete=options.allow_mass_delete,
-            sheets_refused=sheets_refused,
-        )
-    except MirrorRefusedError as refused:
-        if not options.dry_run:
-            raise
-        summary.notes.append(f"the mirror would be refused: {refused.reason}")
-    if options.dry_run:
-        if summary.rows_gone:
-            summary.notes.append(
-                f"--mirror would delete {summary.rows_gone} record(s) of source "
-                f"{summary.source_name!r}, last seen at {_places(plan.gone)}"
-            )
-        return
-    summary.rows_deleted += apply_mirror(writer, strategy, summary.resource, plan, summary.run_id)
-
-
-def _places(rows: pd.DataFrame, shown: int = 5) -> str:
-    """Where rows were last seen (``file sheet row``), the first ``shown`` of them."""
-    places = [
-        " ".join(str(part) for part in (row.source_file, row.source_sheet, f"row {row.source_row}")
-                 if part not in (None, "", "None"))
-        for row in rows.head(shown).itertuples()
-    ]  # fmt: skip
-    more = f" and {len(rows) - shown} more" if len(rows) > shown else ""
-    return ", ".join(places) + more
 
 
 def _add(summary: LoadSummary, result: WriteResult) -> None:

@@ -16,15 +16,14 @@ A load into a service that held no record of the resource when it began looks fo
 from __future__ import annotations
 
 import json
-import math
-from collections import defaultdict, deque
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
+from emissions_etl.loading.identity import pair_by_identity, same_record
 from emissions_etl.loading.readback import (
     distinct_queries,
     fetch_concurrently,
@@ -50,6 +49,15 @@ class Reconciled:
     #: since a file loaded under a new source name that is a version of another is the usual
     #: cause (``--source``).
     like_other_sources: dict[str, int] | None = None
+
+    @property
+    def notes(self) -> list[str]:
+        """What the person loading should know (one line each)."""
+        return [
+            f"{rows} new row(s) are like records of source {other!r}: created as records of "
+            f"their own; if this file is a version of {other!r}, load it with --source {other!r}"
+            for other, rows in (self.like_other_sources or {}).items()
+        ]
 
 
 class Reconciler:
@@ -197,105 +205,6 @@ class Reconciler:
         ctx.writer.land_remote_records(ctx.spec.name, remote_frame(items, ctx.spec, keys))
 
 
-def pair_by_identity(
-    finding: Finding, payloads: Sequence[Mapping[str, Any]], items: Sequence[Mapping[str, Any]]
-) -> dict[int, dict[str, Any]]:
-    """Row position -> the record it is: the n-th row of an identity takes the n-th record of
-    it (records in the order the service lists them), each record at most once."""
-    pairs: dict[int, dict[str, Any]] = {}
-    taken: set[str] = set()
-    index: dict[tuple[str, ...], dict[Hashable, deque[Mapping[str, Any]]]] = {}
-    for position, payload in enumerate(payloads):
-        fields = _compared(finding, payload)
-        if fields not in index:
-            index[fields] = defaultdict(deque)
-            for item in items:
-                index[fields][_identity_of_item(finding, item, fields)].append(item)
-        waiting = index[fields].get(_identity_of_payload(finding, payload, fields))
-        while waiting:
-            item = waiting.popleft()
-            if str(item.get("id")) not in taken:
-                taken.add(str(item.get("id")))
-                pairs[position] = dict(item)
-                break
-    return pairs
-
-
-def same_record(
-    record_fields: Sequence[str], finding: Finding, row: pd.Series, item: Mapping[str, Any]
-) -> bool:
-    """Whether the record the service holds says what the row says: every field of the row's
-    record, an empty one included (an emptied cell is a difference to clear), except those
-    the service fills in when they are left out."""
-    for name in record_fields:
-        if name not in row.index or name in finding.not_returned:
-            continue
-        value = row[name]
-        sent = None if _missing(value) else value
-        if sent is None and name in finding.compared_when_sent:
-            continue
-        held = lookup(item, finding.item_paths.get(name, name))
-        if normalised(sent) != normalised(held):
-            return False
-    return True
-
-
-def lookup(item: Mapping[str, Any], path: str) -> Any:
-    """A field of a listed item, by dotted path (``data.custom_id``)."""
-    value: Any = item
-    for part in path.split("."):
-        value = value.get(part) if isinstance(value, Mapping) else None
-    return value
-
-
-def normalised(value: Any) -> Hashable:
-    """A value as the service would store it, comparable and hashable: text trimmed, spaces
-    joined and case-blind; numbers by value (12 significant digits); dates ISO; empty text and
-    empty lists as nothing."""
-    if value is None or _missing(value):
-        return None
-    if isinstance(value, bool | np.bool_):
-        return bool(value)
-    if isinstance(value, int | float | np.integer | np.floating):
-        return float(f"{float(value):.12g}")
-    if isinstance(value, pd.Timestamp):
-        return value.strftime("%Y-%m-%d")
-    if isinstance(value, list | tuple | np.ndarray):
-        return tuple(normalised(part) for part in value) or None
-    text = " ".join(str(value).split()).lower()
-    return text or None
-
-
-def _missing(value: Any) -> bool:
-    if value is None or value is pd.NA or value is pd.NaT:
-        return True
-    return isinstance(value, float) and math.isnan(value)
-
-
-def _compared(finding: Finding, payload: Mapping[str, Any]) -> tuple[str, ...]:
-    return tuple(
-        name
-        for name in finding.match_fields
-        if name in payload or name not in finding.compared_when_sent
-    )
-
-
-def _identity_of_payload(
-    finding: Finding, payload: Mapping[str, Any], fields: tuple[str, ...]
-) -> Hashable:
-    if finding.identity is not None:
-        return finding.identity(payload)
-    return tuple(normalised(payload.get(name)) for name in fields)
-
-
-def _identity_of_item(
-    finding: Finding, item: Mapping[str, Any], fields: tuple[str, ...]
-) -> Hashable:
-    if finding.identity is not None:
-        return finding.identity(item)
-    return tuple(normalised(lookup(item, finding.item_paths.get(name, name))) for name in fields)
-
-
 def _like_other_sources(
     finding: Finding,
     payloads: Sequence[Mapping[str, Any]],
@@ -331,4 +240,4 @@ def _unique(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
-__all__ = ["Reconciled", "Reconciler", "normalised", "pair_by_identity", "same_record"]
+__all__ = ["Reconciled", "Reconciler"]

@@ -45,11 +45,13 @@ def write_report(warehouse: Warehouse | Path | str, out: Path | str) -> ReportSu
     be read (locked by a load, not a DuckDB file), OSError when ``out`` cannot be written.
     """
     warehouse = warehouse if isinstance(warehouse, Warehouse) else Warehouse(warehouse)
-    if not warehouse.path.is_file():
-        raise SourceNotFoundError(str(warehouse.path), "no warehouse file here")
-    data = read_report_data(warehouse)
+    if not warehouse.target.exists:
+        raise SourceNotFoundError(str(warehouse.target), "no warehouse file here")
+    with warehouse.reading():  # one connection (a lake is attached once)
+        data = read_report_data(warehouse)
     generated_at = numbers.now_utc()
-    page = render(data, warehouse_name=warehouse.path.name, generated_at=generated_at)
+    name = str(warehouse.target) if warehouse.is_lake else warehouse.path.name
+    page = render(data, warehouse_name=name, generated_at=generated_at)
     out = Path(out)
     encoded = page.html.encode("utf-8")
     _write_atomically(out, encoded)

@@ -37,7 +37,15 @@ from emissions_etl_schemas.logistics_recharges import (
     LogisticsRechargeInput,
 )
 
-FUELS = ReferenceList("logistics_fuels", "/v1/logistics/fuels", label="fuel", column="fuel")
+FUELS = ReferenceList(
+    "logistics_fuels",
+    "/v1/logistics/fuels",
+    label="fuel",
+    column="fuel",
+    # The catalogue's fuels of a logistics fleet (facts §4.4; GET /v1/logistics/fuels names
+    # them so); a service may list more.
+    offline_names=("diesel", "petrol", "lpg", "cng", "lng", "electricity"),
+)
 #: Words for the catalogue's fuels (``GET /v1/logistics/fuels`` names them in English).
 FUEL_WORDS = {
     "gasoleo": "diesel", "gasóleo": "diesel", "gasoil": "diesel", "gas oil": "diesel",
