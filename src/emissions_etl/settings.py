@@ -3,8 +3,9 @@
 Environment variables are the public contract: ``EMISSIONS_API_URL``, ``EMISSIONS_API_KEY``,
 ``EMISSIONS_ORGANIZATION_ID``, ``EMISSIONS_CA_FILE``, ``EMISSIONS_WAREHOUSE`` (and
 ``EMISSIONS_WAREHOUSE_DATA`` for a DuckLake's data files),
-``EMISSIONS_LIMITS_FILE`` and ``EMISSIONS_SHARED_LIMITS``; for Prefect deployments also
-``EMISSIONS_INBOX`` and ``EMISSIONS_PROJECT_DIR`` (read when a run starts).
+``EMISSIONS_LIMITS_FILE``, ``EMISSIONS_SHARED_LIMITS`` and ``EMISSIONS_CONSOLIDATION`` (the GHG
+inventory's consolidation approach); for Prefect deployments also ``EMISSIONS_INBOX`` and
+``EMISSIONS_PROJECT_DIR`` (read when a run starts).
 """
 
 from __future__ import annotations
@@ -74,6 +75,12 @@ class Settings(BaseSettings):
     )
     default_country: str | None = Field(
         default=None, description="ISO country code for exports without a country column"
+    )
+    consolidation: Literal["operational_control", "financial_control", "equity_share"] = Field(
+        default="operational_control",
+        description="GHG Protocol consolidation approach of the inventory (Corporate Standard, "
+        "chapter 3): which leased vehicles are the company's own (Scope 1 and 2) and which are "
+        "Scope 3 category 8",
     )
 
     def open_warehouse(self) -> Warehouse:

@@ -18,8 +18,7 @@ from emissions_etl.warehouse import InventoryRule, ParentRecord, Warehouse, Ware
 CHILD_RULE = InventoryRule(
     scope="CASE WHEN parent IS NULL THEN NULL WHEN parent->>'$.kind' = 'leased' "
     "AND approach = 'financial_control' THEN 3 ELSE 1 END",
-    category="CASE WHEN parent->>'$.kind' = 'leased' AND approach = 'financial_control' "
-    "THEN 8 END",
+    category="CASE WHEN parent->>'$.kind' = 'leased' AND approach = 'financial_control' THEN 8 END",
     unclassified_reason="CASE WHEN parent IS NULL THEN 'no parent under ' || approach END",
     parent=ParentRecord("parents", key="record->>'$.parent_id'"),
 )
@@ -137,9 +136,7 @@ def test_the_inventory_counts_calculated_pending_and_failed_records(warehouse: W
     with warehouse.writer() as writer:
         writer.declare_inventory_rule("wastes", InventoryRule(scope="3", category="5"))
         writer.land_remote_records("wastes", records("wastes", [("a", {}, 2.0)]))
-        writer.land_remote_records(
-            "wastes", records("wastes", [("b", {}, None)], status="loading")
-        )
+        writer.land_remote_records("wastes", records("wastes", [("b", {}, None)], status="loading"))
         writer.land_remote_records("wastes", records("wastes", [("c", {}, None)], status="error"))
 
     row = warehouse.query("SELECT * FROM ghg_inventory").iloc[0]

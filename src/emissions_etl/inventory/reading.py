@@ -1,0 +1,165 @@
+"""Read the GHG inventory of a warehouse: the ``ghg_inventory_under(approach)`` rows of a year
+(and, once the warehouse has organization ids, of one organization), grouped as the report and
+the ``inventory`` files show them.
+
+Read-only, through ``Warehouse.query``; every figure is summed in DuckDB.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from emissions_etl.errors import ConfigurationError, InputError
+from emissions_etl.inventory.esrs import esrs_lines
+from emissions_etl.warehouse import DEFAULT_APPROACH, Warehouse, check_approach
+
+#: Whether the inventory's relations exist (a warehouse last written by an older version has
+#: none), and whether the inventory has an organization column yet.
+INVENTORY_COLUMNS = """
+    SELECT column_name FROM information_schema.columns
+    WHERE table_schema = 'main' AND table_name = 'ghg_inventory'
+"""
+
+#: The inventory's rows kept by the filters: ``$2`` the year (NULL: every date, undated
+#: records included), ``$3`` the organization (only when the column exists).
+_KEPT = """
+    SELECT * FROM ghg_inventory_under($1)
+    WHERE ($2::INTEGER IS NULL OR year(activity_month) = $2) {organization}
+"""
+
+BY_CATEGORY = f"""
+    SELECT scope, category, category_name, unclassified_reason,
+           coalesce(sum(co2e_kg), 0) AS co2e_kg, sum(records) AS records,
+           sum(records_calculated) AS records_calculated,
+           sum(records_pending) AS records_pending, sum(records_error) AS records_error
+    FROM ({_KEPT})
+    GROUP BY ALL
+    ORDER BY scope NULLS LAST, category NULLS FIRST, unclassified_reason
+"""
+
+BY_MONTH = f"""
+    SELECT activity_month AS month, scope, coalesce(sum(co2e_kg), 0) AS co2e_kg,
+           sum(records) AS records
+    FROM ({_KEPT})
+    GROUP BY ALL
+    ORDER BY month NULLS LAST, scope NULLS LAST
+"""
+
+BY_FACILITY = f"""
+    SELECT coalesce(facility_name, facility_id) AS facility, scope,
+           coalesce(sum(co2e_kg), 0) AS co2e_kg, sum(records) AS records
+    FROM ({_KEPT})
+    GROUP BY ALL
+    ORDER BY facility NULLS LAST, scope NULLS LAST
+"""
+
+BY_RESOURCE = f"""
+    SELECT scope, category, category_name, resource,
+           sum(records) AS records, sum(records_calculated) AS records_calculated,
+           sum(records_pending) AS records_pending, sum(records_error) AS records_error
+    FROM ({_KEPT})
+    GROUP BY ALL
+"""
+
+#: Rows still rejected (the latest run of each file), by activity resource: rejected rows
+#: never became records, so they belong to a resource, not to a category.
+REJECTED_ROWS = """
+    WITH latest AS (
+        SELECT run_id FROM load_runs
+        QUALIFY row_number() OVER (PARTITION BY resource, source ORDER BY started_at DESC) = 1
+    )
+    SELECT j.resource,
+           count(DISTINCT (coalesce(j."file", ''), coalesce(j.sheet, ''), j."row")) AS rows_rejected
+    FROM rejects AS j JOIN latest USING (run_id)
+    WHERE j.resource NOT IN (SELECT resource FROM resource_catalog WHERE is_aggregate)
+    GROUP BY j.resource
+"""
+
+UNDATED = """
+    SELECT coalesce(sum(records), 0) AS records FROM ghg_inventory_under($1)
+    WHERE activity_month IS NULL
+"""
+
+
+@dataclass(frozen=True)
+class Inventory:
+    """A warehouse's GHG inventory under one consolidation approach, for one year or all."""
+
+    approach: str
+    year: int | None
+    organization: str | None
+    #: ESRS E1-6 lines (``esrs.esrs_lines``), in kg and tonnes.
+    lines: pd.DataFrame
+    #: month (None: undated), scope (None: not classified), co2e_kg, records.
+    by_month: pd.DataFrame
+    #: facility (None: unknown), scope, co2e_kg, records.
+    by_facility: pd.DataFrame
+    #: scope, category, category_name, resource, records, records_calculated, records_pending,
+    #: records_error, rows_rejected (the resource's, on each line the resource has).
+    quality: pd.DataFrame
+    #: Records without an activity date: in no year, so left out when a year is asked for.
+    undated_records: int
+
+    def line(self, kind: str) -> pd.Series:
+        """The first ESRS line of ``kind`` (``scope_1``, ``total``, ``activity`` ...)."""
+        return self.lines[self.lines["kind"] == kind].iloc[0]
+
+    @property
+    def is_empty(self) -> bool:
+        return int(self.line("activity")["records"]) == 0
+
+
+def read_inventory(
+    warehouse: Warehouse,
+    *,
+    approach: str = DEFAULT_APPROACH,
+    year: int | None = None,
+    organization: str | None = None,
+) -> Inventory:
+    """The inventory of ``warehouse``; InputError when it has no inventory views yet (last
+    written by an older version), ConfigurationError for an organization it cannot filter by."""
+    check_approach(approach)
+    columns = set(warehouse.query(INVENTORY_COLUMNS)["column_name"])
+    if not columns:
+        raise InputError(
+            str(warehouse.path),
+            "no GHG inventory in this warehouse yet (written by an older emissions-etl): "
+            "any load with this version adds it",
+        )
+    params: list[object] = [approach, year]
+    organization_filter = ""
+    if organization is not None:
+        if "organization_id" not in columns:
+            raise ConfigurationError(
+                f"--organization {organization}: this warehouse has no organization ids yet "
+                "(every record is the one organization its loads used): leave the option out"
+            )
+        organization_filter, params = "AND organization_id = $3", [*params, organization]
+
+    def query(sql: str) -> pd.DataFrame:
+        return warehouse.query(sql.replace("{organization}", organization_filter), params)
+
+    return Inventory(
+        approach=approach,
+        year=year,
+        organization=organization,
+        lines=esrs_lines(query(BY_CATEGORY)),
+        by_month=query(BY_MONTH),
+        by_facility=query(BY_FACILITY),
+        quality=_with_rejected_rows(query(BY_RESOURCE), warehouse.query(REJECTED_ROWS)),
+        undated_records=int(warehouse.query(UNDATED, [approach])["records"].iloc[0]),
+    )
+
+
+def _with_rejected_rows(by_resource: pd.DataFrame, rejected: pd.DataFrame) -> pd.DataFrame:
+    """Each (line, resource) with the resource's rejected rows; a resource with rejected rows
+    and no record gets a line of its own (no scope)."""
+    quality = by_resource.merge(rejected, on="resource", how="outer")
+    counts = ["records", "records_calculated", "records_pending", "records_error"]
+    quality[counts] = quality[counts].fillna(0).astype("int64")
+    quality["rows_rejected"] = quality["rows_rejected"].fillna(0).astype("int64")
+    return quality.sort_values(
+        ["scope", "category", "resource"], na_position="last", kind="stable"
+    ).reset_index(drop=True)
