@@ -337,6 +337,11 @@ from emissions_etl.cli.report_command import report_command  # noqa: E402
 
 app.command("report")(report_command)
 
+# The GHG inventory as xlsx or csv; its command imports pandas and openpyxl only when it runs.
+from emissions_etl.cli.inventory_command import inventory_command  # noqa: E402
+
+app.command("inventory")(inventory_command)
+
 # Export profiles (SAP, Concur, fuel cards, TMS); the declarations are read when it runs.
 from emissions_etl.cli.profiles_command import profiles_command  # noqa: E402
 
