@@ -49,6 +49,9 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     ("logistics_recharges", "electricity", {"fuel_name": "electricity"}, {"*": (2, None)}),
     ("logistics_recharges", "no-fuel", {"fuel_id": "f-1"},
      {"*": "the record names no fuel: fuel (Scope 1) or electricity (Scope 2) is unknown"}),
+    # As a bulk write lands them: the record sent (a fuel id), the file's row saying the fuel.
+    ("logistics_recharges", "file-says-electricidad", {"fuel_id": "f-2"}, {"*": (2, None)}),
+    ("logistics_recharges", "file-says-gasoleo", {"fuel_id": "f-3"}, {"*": (1, None)}),
     ("vehicle_consumptions", "owned-diesel",
      {"vehicle_id": "veh-owned-diesel", "data": {"unit": "liters"}}, {"*": (1, None)}),
     ("vehicle_consumptions", "owned-diesel-in-kwh",
@@ -68,6 +71,13 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
       "equity_share": "the vehicle is not in the warehouse: whether it is leased "
                       "(category 8 under equity_share) is unknown"}),
 ]  # fmt: skip
+
+
+#: The source rows of some cases (remote id -> the file's columns).
+SOURCE_ROWS: dict[str, dict[str, Any]] = {
+    "file-says-electricidad": {"fuel": "  Electricidad "},
+    "file-says-gasoleo": {"fuel": "Gasóleo   A"},
+}
 
 
 def _frame(rows: list[tuple[str, dict[str, Any]]], co2e_kg: float = 10.0) -> pd.DataFrame:
@@ -121,6 +131,15 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Warehouse:
         _land_fleet(writer)
         for resource, remote_id, fields, _ in CASES:
             writer.land_remote_records(resource, _frame([(remote_id, fields)]))
+            if remote_id in SOURCE_ROWS:
+                run_id = writer.start_run(resource, "file.xlsx", {})
+                writer.land_source_rows(
+                    run_id,
+                    resource,
+                    pd.DataFrame([{"source_key": f"row-{remote_id}", "source_hash": "h",
+                                   "_file": "file.xlsx", "_sheet": "Data", "_row": 2,
+                                   **SOURCE_ROWS[remote_id]}]),
+                )  # fmt: skip
     return warehouse
 
 

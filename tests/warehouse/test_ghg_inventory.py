@@ -207,3 +207,26 @@ def test_a_file_of_schema_2_gains_the_inventory(tmp_path: Path) -> None:
         writer.land_remote_records("wastes", records("wastes", [("w1", {}, 4.0)]))
 
     assert Warehouse(path).query("SELECT sum(co2e_kg) AS kg FROM ghg_inventory")["kg"][0] == 4.0
+
+
+def test_a_rule_reads_the_records_own_source_row(warehouse: Warehouse) -> None:
+    with warehouse.writer() as writer:
+        run_id = writer.start_run("things", "things.xlsx", {})
+        writer.land_source_rows(
+            run_id,
+            "things",
+            pd.DataFrame(
+                {"source_key": ["key-t1", "key-t2"], "source_hash": "h", "_file": "things.xlsx",
+                 "_sheet": "Data", "_row": [2, 3], "fuel": ["electricity", "diesel"]}
+            ),
+        )  # fmt: skip
+        writer.land_remote_records("things", records("things", [("t1", {}, 1.0), ("t2", {}, 2.0)]))
+        writer.declare_inventory_rule(
+            "things",
+            InventoryRule(scope="CASE source->>'$.fuel' WHEN 'electricity' THEN 2 ELSE 1 END"),
+        )
+
+    assert classified(warehouse, "operational_control") == {
+        "t1": (2, None, None),
+        "t2": (1, None, None),
+    }

@@ -1,9 +1,12 @@
 """The GHG inventory views, composed from the rule each resource declares (``InventoryRule``).
 
 A rule is data: SQL expressions giving a record's scope, Scope 3 category and, when it has no
-scope, the reason. They read three JSON values and one text:
+scope, the reason. They read four JSON values and one text:
 
-- ``record``: the record as the service returned it (``remote_records.payload``);
+- ``record``: the record as the service returned it (``remote_records.payload``: for records
+  written in bulk, the record sent with the id and co2e the service answered);
+- ``source``: the record's source row (``source_rows.payload``: the columns as the file said
+  them), NULL for a record made elsewhere;
 - ``parent``: the record it belongs to, when the rule names a ``ParentRecord`` (a consumption's
   vehicle), else NULL; ``parent_source``: that parent's source row (``source_rows.payload``:
   the columns as the file said them, names resolved);
@@ -55,8 +58,8 @@ class ParentRecord:
 
 @dataclass(frozen=True)
 class InventoryRule:
-    """A resource's place in the GHG inventory: SQL expressions over ``record``, ``parent``,
-    ``parent_source`` and ``approach`` (see the module's docstring).
+    """A resource's place in the GHG inventory: SQL expressions over ``record``, ``source``,
+    ``parent``, ``parent_source`` and ``approach`` (see the module's docstring).
 
     ``scope`` gives 1, 2 or 3; ``category`` the Scope 3 category (1 to 15, NULL for scopes 1
     and 2); ``unclassified_reason`` why a record gets no scope (NULL scope), for the analyst.
@@ -158,7 +161,7 @@ def _records_macro(rules: Sequence[_StoredRule]) -> str:
     declared = ", ".join(_literal(stored.resource) for stored in rules)
     undeclared = f"WHERE a.resource NOT IN ({declared})" if rules else ""
     branches.append(
-        "SELECT a.* EXCLUDE (record), NULL::INTEGER AS scope, NULL::INTEGER AS category, "
+        "SELECT a.* EXCLUDE (record, source), NULL::INTEGER AS scope, NULL::INTEGER AS category, "
         "'no inventory rule is declared for ' || a.resource || "
         "' (a load of the resource declares it)' AS rule_reason "
         f"FROM activity AS a {undeclared}"
@@ -168,9 +171,10 @@ def _records_macro(rules: Sequence[_StoredRule]) -> str:
     return f"""
 CREATE OR REPLACE MACRO ghg_inventory_records_under(approach) AS TABLE
 WITH activity AS (
-    SELECT e.*, r.payload AS record
+    SELECT e.*, r.payload AS record, s.payload AS source
     FROM emissions AS e
     JOIN remote_records AS r USING (resource, remote_id)
+    LEFT JOIN source_rows AS s ON s.resource = e.resource AND s.source_key = e.source_key
     WHERE NOT e.is_aggregate
 ), classified AS (
     {" UNION ALL BY NAME ".join(branches)}
@@ -206,7 +210,7 @@ def _branch(stored: _StoredRule) -> str:
         LEFT JOIN remote_records AS p ON p.resource = pe.resource AND p.remote_id = pe.remote_id
         LEFT JOIN source_rows AS ps
             ON ps.resource = pe.resource AND ps.source_key = pe.source_key"""
-    return f"""(SELECT a.* EXCLUDE (record, parent, parent_source),
+    return f"""(SELECT a.* EXCLUDE (record, source, parent, parent_source),
         TRY_CAST(({rule.scope}) AS INTEGER) AS scope,
         TRY_CAST(({rule.category}) AS INTEGER) AS category,
         CAST(({rule.unclassified_reason}) AS VARCHAR) AS rule_reason
