@@ -24,10 +24,7 @@ pytestmark = pytest.mark.xdist_group("sample-inbox-inventory")  # one load, on o
 
 INBOX = Path(__file__).parents[2] / "sample_data" / "inbox"
 CLI = str(Path(sys.executable).with_name("emissions-etl"))
-OWN_FLEET = (
-    "own fleet leg: its fuel is counted through the fleet's recharges (logistics_recharges, "
-    "Scope 1 and 2); the leg's estimate would count it twice"
-)
+OWN_FLEET = "own fleet leg: its fuel is counted in logistics_recharges"
 
 
 @pytest.fixture(scope="module")
@@ -151,4 +148,3 @@ def test_the_command_writes_the_inventory_of_the_loaded_warehouse(
         "WHERE scope IS NOT NULL AND year(activity_month) = 2026"
     )["t"][0]
     assert table["Total GHG emissions (location-based)"][3] == pytest.approx(expected)
-

@@ -15,10 +15,7 @@ import pytest
 from emissions_etl.resources import RESOURCES
 from emissions_etl.warehouse import APPROACHES, Warehouse, WarehouseWriter
 
-OWN_FLEET = (
-    "own fleet leg: its fuel is counted through the fleet's recharges (logistics_recharges, "
-    "Scope 1 and 2); the leg's estimate would count it twice"
-)
+OWN_FLEET = "own fleet leg: its fuel is counted in logistics_recharges"
 
 #: The fleet: (remote id, ownership, fuel as the fleet file names it).
 VEHICLES = [

@@ -60,10 +60,7 @@ _SUBCONTRACTED = "coalesce(TRY_CAST(record->>'$.subcontractor' AS BOOLEAN), fals
 #: A leg of the company's own fleet is the fuel its recharges measure (Scope 1 and 2, in
 #: logistics_recharges); the leg's co2e estimates the same burn (facts §4.6: the GLEC report
 #: compares the two), so adding it would count that fuel twice. (An SQL literal.)
-_OWN_FLEET_REASON = (
-    "'own fleet leg: its fuel is counted through the fleet''s recharges (logistics_recharges, "
-    "Scope 1 and 2); the leg''s estimate would count it twice'"
-)
+_OWN_FLEET_REASON = "'own fleet leg: its fuel is counted in logistics_recharges'"
 
 
 def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.DataFrame]:
