@@ -2,7 +2,9 @@
 (and, once the warehouse has organization ids, of one organization), grouped as the report and
 the ``inventory`` files show them.
 
-Read-only, through ``Warehouse.query``; every figure is summed in DuckDB.
+Read-only, through ``Warehouse.query``, in one pass over the records: DuckDB sums them into the
+view's rows (one per line, resource, month and facility: a few thousand at most), which are
+grouped again here for each table.
 """
 
 from __future__ import annotations
@@ -22,46 +24,13 @@ INVENTORY_COLUMNS = """
     WHERE table_schema = 'main' AND table_name = 'ghg_inventory'
 """
 
-#: The inventory's rows kept by the filters: ``$2`` the year (NULL: every date, undated
-#: records included), ``$3`` the organization (only when the column exists).
-_KEPT = """
-    SELECT * FROM ghg_inventory_under($1)
-    WHERE ($2::INTEGER IS NULL OR year(activity_month) = $2) {organization}
+#: The inventory's rows (already summed by DuckDB: one per line, resource, month and facility),
+#: of one organization when the column exists (``$2``). A year is kept in pandas, so the
+#: records without a date can be counted from the same rows.
+ROWS = """
+    SELECT * FROM ghg_inventory_under($1) {organization}
 """
-
-BY_CATEGORY = f"""
-    SELECT scope, category, category_name, unclassified_reason,
-           coalesce(sum(co2e_kg), 0) AS co2e_kg, sum(records) AS records,
-           sum(records_calculated) AS records_calculated,
-           sum(records_pending) AS records_pending, sum(records_error) AS records_error
-    FROM ({_KEPT})
-    GROUP BY ALL
-    ORDER BY scope NULLS LAST, category NULLS FIRST, unclassified_reason
-"""
-
-BY_MONTH = f"""
-    SELECT activity_month AS month, scope, coalesce(sum(co2e_kg), 0) AS co2e_kg,
-           sum(records) AS records
-    FROM ({_KEPT})
-    GROUP BY ALL
-    ORDER BY month NULLS LAST, scope NULLS LAST
-"""
-
-BY_FACILITY = f"""
-    SELECT coalesce(facility_name, facility_id) AS facility, scope,
-           coalesce(sum(co2e_kg), 0) AS co2e_kg, sum(records) AS records
-    FROM ({_KEPT})
-    GROUP BY ALL
-    ORDER BY facility NULLS LAST, scope NULLS LAST
-"""
-
-BY_RESOURCE = f"""
-    SELECT scope, category, category_name, resource,
-           sum(records) AS records, sum(records_calculated) AS records_calculated,
-           sum(records_pending) AS records_pending, sum(records_error) AS records_error
-    FROM ({_KEPT})
-    GROUP BY ALL
-"""
+_COUNTS = ["records", "records_calculated", "records_pending", "records_error"]
 
 #: Rows still rejected (the latest run of each file), by activity resource: rejected rows
 #: never became records, so they belong to a resource, not to a category.
@@ -75,11 +44,6 @@ REJECTED_ROWS = """
     FROM rejects AS j JOIN latest USING (run_id)
     WHERE j.resource NOT IN (SELECT resource FROM resource_catalog WHERE is_aggregate)
     GROUP BY j.resource
-"""
-
-UNDATED = """
-    SELECT coalesce(sum(records), 0) AS records FROM ghg_inventory_under($1)
-    WHERE activity_month IS NULL
 """
 
 
@@ -128,7 +92,7 @@ def read_inventory(
             "no GHG inventory in this warehouse yet (written by an older emissions-etl): "
             "any load with this version adds it",
         )
-    params: list[object] = [approach, year]
+    params: list[object] = [approach]
     organization_filter = ""
     if organization is not None:
         if "organization_id" not in columns:
@@ -136,29 +100,41 @@ def read_inventory(
                 f"--organization {organization}: this warehouse has no organization ids yet "
                 "(every record is the one organization its loads used): leave the option out"
             )
-        organization_filter, params = "AND organization_id = $3", [*params, organization]
-
-    def query(sql: str) -> pd.DataFrame:
-        return warehouse.query(sql.replace("{organization}", organization_filter), params)
-
+        organization_filter, params = "WHERE organization_id = $2", [*params, organization]
+    rows = warehouse.query(ROWS.replace("{organization}", organization_filter), params)
+    rows["co2e_kg"] = rows["co2e_kg"].astype("float64")
+    undated = int(rows.loc[rows["activity_month"].isna(), "records"].sum())
+    if year is not None:
+        rows = rows[pd.to_datetime(rows["activity_month"]).dt.year == year]
+    rows = rows.assign(facility=rows["facility_name"].fillna(rows["facility_id"]))
     return Inventory(
         approach=approach,
         year=year,
         organization=organization,
-        lines=esrs_lines(query(BY_CATEGORY)),
-        by_month=query(BY_MONTH),
-        by_facility=query(BY_FACILITY),
-        quality=_with_rejected_rows(query(BY_RESOURCE), warehouse.query(REJECTED_ROWS)),
-        undated_records=int(warehouse.query(UNDATED, [approach])["records"].iloc[0]),
+        lines=esrs_lines(
+            _summed(rows, ["scope", "category", "category_name", "unclassified_reason"])
+        ),
+        by_month=_summed(rows.rename(columns={"activity_month": "month"}), ["month", "scope"]),
+        by_facility=_summed(rows, ["facility", "scope"]),
+        quality=_with_rejected_rows(
+            _summed(rows, ["scope", "category", "category_name", "resource"]),
+            warehouse.query(REJECTED_ROWS),
+        ),
+        undated_records=undated,
     )
+
+
+def _summed(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """co2e (0 where none is calculated) and record counts by ``keys``, missing keys kept."""
+    summed = rows.groupby(keys, dropna=False, sort=True)[["co2e_kg", *_COUNTS]].sum()
+    return summed.reset_index().astype(dict.fromkeys(_COUNTS, "int64"))
 
 
 def _with_rejected_rows(by_resource: pd.DataFrame, rejected: pd.DataFrame) -> pd.DataFrame:
     """Each (line, resource) with the resource's rejected rows; a resource with rejected rows
     and no record gets a line of its own (no scope)."""
-    quality = by_resource.merge(rejected, on="resource", how="outer")
-    counts = ["records", "records_calculated", "records_pending", "records_error"]
-    quality[counts] = quality[counts].fillna(0).astype("int64")
+    quality = by_resource.drop(columns="co2e_kg").merge(rejected, on="resource", how="outer")
+    quality[_COUNTS] = quality[_COUNTS].fillna(0).astype("int64")
     quality["rows_rejected"] = quality["rows_rejected"].fillna(0).astype("int64")
     return quality.sort_values(
         ["scope", "category", "resource"], na_position="last", kind="stable"
