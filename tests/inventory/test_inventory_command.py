@@ -145,3 +145,18 @@ def test_help_shows_both_variables() -> None:
 
     assert "EMISSIONS_CONSOLIDATION" in done.stdout
     assert "EMISSIONS_WAREHOUSE" in done.stdout
+
+
+def test_a_warehouse_with_nothing_loaded_gives_a_table_of_zeros(tmp_path: Path) -> None:
+    empty = Warehouse(tmp_path / "empty.duckdb")
+    with empty.writer():
+        pass
+    out = tmp_path / "inventory.csv"
+
+    done = inventory("--warehouse", str(empty.path), "--out", str(out))
+
+    assert done.returncode == 0, done.stderr
+    assert "no activity record" in done.stdout
+    with out.open(newline="", encoding="utf-8") as handle:
+        rows = {row[0]: row[1:] for row in csv.reader(handle)}
+    assert rows["Total GHG emissions (location-based)"] == ["", "", "0.0", "0", "0", "0", "0"]

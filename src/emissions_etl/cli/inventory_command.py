@@ -97,7 +97,7 @@ def _year(text: str | None) -> int | None:
 def _summary(out: Path, inventory: Inventory, warehouse: Path) -> str:
     """One line: the scopes, the total and what is outside it, in tonnes."""
     if inventory.is_empty:
-        return f"{out}: no activity record in {warehouse} for these filters (the file says so)"
+        return f"{out}: no activity record in {warehouse} for these filters: every line is 0"
 
     def tonnes(kind: str) -> str:
         return f"{float(inventory.line(kind)['co2e_t']):,.1f} t"
