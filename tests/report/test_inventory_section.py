@@ -76,7 +76,7 @@ def test_data_quality_lists_each_line_and_resource_with_the_rows_rejected(
 
     rows = rows_of((tmp_path / "report.html").read_text(encoding="utf-8"), "inventory-quality")
     assert "Scope 3 \u00b7 5 Waste generated in operations | wastes | 5 | 3 | 1 | 1 | 2" in rows
-    assert "not in the total | logistics requests | 1 | 1 | 0 | 0 | 0" in rows
+    assert "Not in the total | logistics requests | 1 | 1 | 0 | 0 | 0" in rows
     assert not [row for row in rows if "employees" in row]
 
 

@@ -122,7 +122,7 @@ def line_label(row: Mapping[Hashable, Any]) -> str:
     """``Scope 1``, ``Scope 3 · 5 Waste generated in operations``, or why there is no line."""
     scope, category = row["scope"], row["category"]
     if numbers.is_missing(scope):
-        return "not in the total" if int(str(row["records"])) else "(no record loaded)"
+        return "Not in the total" if int(str(row["records"])) else "(no record loaded)"
     if numbers.is_missing(category):
         return f"Scope {scope}"
     return f"Scope {scope} \u00b7 {category} {row['category_name']}"
