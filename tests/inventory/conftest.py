@@ -62,9 +62,10 @@ FACILITIES = pd.DataFrame(
 )
 
 
-def build_inventory_warehouse(path: Path) -> Warehouse:
-    """The warehouse the module docstring describes."""
-    warehouse = Warehouse(path)
+def build_inventory_warehouse(path: Path, *, organization_id: str | None = None) -> Warehouse:
+    """The warehouse the module docstring describes, its rows of ``organization_id`` (None: a
+    warehouse written before organizations were recorded)."""
+    warehouse = Warehouse(path, organization_id=organization_id)
     with warehouse.writer() as writer:
         writer.land_facilities(FACILITIES)
         for spec in RESOURCES.values():
@@ -123,3 +124,15 @@ def _reject(writer: WarehouseWriter, resource: str, file: str, *, rows: list[int
 @pytest.fixture
 def inventory_warehouse(tmp_path: Path) -> Warehouse:
     return build_inventory_warehouse(tmp_path / "warehouse.duckdb")
+
+
+@pytest.fixture
+def two_organizations(tmp_path: Path) -> Warehouse:
+    """``org-a`` holds the warehouse above; ``org-b`` one waste of 260 kg in March 2026 (the
+    same remote id as one of org-a's: ids are unique within an organization only)."""
+    build_inventory_warehouse(tmp_path / "shared.duckdb", organization_id="org-a")
+    other = Warehouse(tmp_path / "shared.duckdb", organization_id="org-b")
+    with other.writer() as writer:
+        _land(writer, "wastes", [("wastes", "w-jan", dt.date(2026, 3, 31), None, 260.0,
+                                  "active", {})])  # fmt: skip
+    return Warehouse(tmp_path / "shared.duckdb")

@@ -59,7 +59,7 @@ def test_the_workbook_has_a_sheet_per_view_with_the_figures(
     about = dict(sheet_rows(out, "About")[1:])
     assert about["consolidation approach"] == "financial_control"
     assert about["reporting year"] == "2026"
-    assert "no organization ids yet" in str(about["organization"])
+    assert "not named" in str(about["organization"])  # written before organizations were
 
 
 def test_a_name_that_is_neither_xlsx_nor_csv_is_refused(

@@ -89,7 +89,7 @@ def test_the_option_wins_over_the_variable(inventory_warehouse: Warehouse, tmp_p
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["--organization", "org-1"], "this warehouse has no organization ids yet"),
+        (["--organization", "org-1"], "--organization org-1: this warehouse holds no record"),
         (["--consolidation", "equity"], "unknown consolidation approach 'equity'"),
         (["--year", "last"], "--year last: give a year such as 2026"),
     ],
@@ -160,3 +160,18 @@ def test_a_warehouse_with_nothing_loaded_gives_a_table_of_zeros(tmp_path: Path) 
     with out.open(newline="", encoding="utf-8") as handle:
         rows = {row[0]: row[1:] for row in csv.reader(handle)}
     assert rows["Total GHG emissions (location-based)"] == ["", "", "0.0", "0", "0", "0", "0"]
+
+
+def test_the_organization_is_named_when_the_warehouse_holds_several(
+    two_organizations: Warehouse, tmp_path: Path
+) -> None:
+    out = tmp_path / "inventory.xlsx"
+    unnamed = inventory("--warehouse", str(two_organizations.path), "--out", str(out))
+    named = inventory("--warehouse", str(two_organizations.path), "--out", str(out),
+                      "--organization", "org-b")  # fmt: skip
+
+    assert_one_line_error(unnamed, 2, "holds 2 organizations (org-a, org-b)")
+    assert named.returncode == 0, named.stderr
+    assert "total 0.3 t co2e" in named.stdout
+    about = dict(openpyxl.load_workbook(out)["About"].iter_rows(values_only=True))
+    assert about["organization"] == "org-b"

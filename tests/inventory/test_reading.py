@@ -117,10 +117,21 @@ def test_data_quality_counts_records_by_line_and_rejected_rows_by_resource(
     assert "employees" not in set(quality["resource"])  # an aggregate's rows: no category's
 
 
-def test_an_organization_cannot_be_filtered_before_the_warehouse_has_organization_ids(
+def test_an_inventory_is_one_organizations(two_organizations: Warehouse) -> None:
+    org_a = read_inventory(two_organizations, organization="org-a", year=2026)
+    org_b = read_inventory(two_organizations, organization="org-b", year=2026)
+
+    assert (org_a.organization, float(org_a.line("activity")["co2e_kg"])) == ("org-a", 6_950.0)
+    assert (org_b.organization, float(org_b.line("activity")["co2e_kg"])) == ("org-b", 260.0)
+    assert org_b.quality["rows_rejected"].sum() == 0  # org-a's rejected rows are org-a's
+    with pytest.raises(ConfigurationError, match=r"holds 2 organizations \(org-a, org-b\)"):
+        read_inventory(two_organizations)
+
+
+def test_an_organization_the_warehouse_holds_no_record_of_is_refused(
     inventory_warehouse: Warehouse,
 ) -> None:
-    with pytest.raises(ConfigurationError, match="no organization ids yet"):
+    with pytest.raises(ConfigurationError, match="holds no record of it"):
         read_inventory(inventory_warehouse, organization="org-1")
 
 

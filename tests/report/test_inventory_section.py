@@ -101,3 +101,18 @@ def test_a_warehouse_written_before_the_inventory_says_so(tmp_path: Path) -> Non
 
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "no GHG inventory yet" in element_text(page, "ghg-inventory")
+
+
+def test_a_warehouse_of_several_organizations_says_the_inventory_is_per_organization(
+    tmp_path: Path,
+) -> None:
+    warehouse = build_inventory_warehouse(tmp_path / "shared.duckdb", organization_id="org-a")
+    con = duckdb.connect(str(warehouse.path))  # org-b's wastes, as org-b's loads land them
+    con.execute("UPDATE remote_records SET organization_id = 'org-b' WHERE resource = 'wastes'")
+    con.close()
+
+    write_report(warehouse, tmp_path / "report.html")
+
+    text = element_text((tmp_path / "report.html").read_text("utf-8"), "ghg-inventory")
+    assert "holds 2 organizations (org-a, org-b)" in text
+    assert "emissions-etl inventory --organization ID" in text

@@ -15,12 +15,13 @@ from emissions_etl.errors import WarehouseError
 from emissions_etl.warehouse import InventoryRule, ParentRecord, Warehouse, WarehouseWriter
 
 #: A made-up resource whose scope reads its parent, as a consumption reads its vehicle.
+LEASED = "json_extract_string(parent, '$.kind') = 'leased'"
 CHILD_RULE = InventoryRule(
-    scope="CASE WHEN parent IS NULL THEN NULL WHEN parent->>'$.kind' = 'leased' "
+    scope=f"CASE WHEN parent IS NULL THEN NULL WHEN {LEASED} "
     "AND approach = 'financial_control' THEN 3 ELSE 1 END",
-    category="CASE WHEN parent->>'$.kind' = 'leased' AND approach = 'financial_control' THEN 8 END",
+    category=f"CASE WHEN {LEASED} AND approach = 'financial_control' THEN 8 END",
     unclassified_reason="CASE WHEN parent IS NULL THEN 'no parent under ' || approach END",
-    parent=ParentRecord("parents", key="record->>'$.parent_id'"),
+    parent=ParentRecord("parents", key="json_extract_string(record, '$.parent_id')"),
 )
 
 
@@ -223,10 +224,52 @@ def test_a_rule_reads_the_records_own_source_row(warehouse: Warehouse) -> None:
         writer.land_remote_records("things", records("things", [("t1", {}, 1.0), ("t2", {}, 2.0)]))
         writer.declare_inventory_rule(
             "things",
-            InventoryRule(scope="CASE source->>'$.fuel' WHEN 'electricity' THEN 2 ELSE 1 END"),
+            InventoryRule(
+                scope="CASE json_extract_string(source, '$.fuel') "
+                "WHEN 'electricity' THEN 2 ELSE 1 END"
+            ),
         )
 
     assert classified(warehouse, "operational_control") == {
         "t1": (2, None, None),
         "t2": (1, None, None),
     }
+
+
+def test_each_organization_has_its_own_lines_and_parents(tmp_path: Path) -> None:
+    path = tmp_path / "shared.duckdb"
+    for organization, ownership in (("org-a", "owned"), ("org-b", "leased")):
+        with Warehouse(path, organization_id=organization).writer() as writer:
+            writer.describe_resource("parents", is_aggregate=True, description="sum")
+            writer.land_remote_records(
+                "parents", records("parents", [("p1", {"kind": ownership}, 9.0)])
+            )
+            writer.land_remote_records(
+                "children", records("children", [("c1", {"parent_id": "p1"}, 4.0)])
+            )
+            writer.declare_inventory_rule("children", CHILD_RULE)
+
+    lines = Warehouse(path).query(
+        "SELECT organization_id, scope, category, co2e_kg "
+        "FROM ghg_inventory_under('financial_control') ORDER BY organization_id"
+    )
+
+    first = Warehouse(path).query("SELECT * FROM ghg_inventory LIMIT 0").columns[:2]
+    assert list(first) == ["organization_id", "consolidation_approach"]
+    assert lines.astype(object).values.tolist() == [["org-a", 1, pd.NA, 4.0], ["org-b", 3, 8, 4.0]]
+
+
+def test_a_rule_declared_again_unchanged_writes_nothing(family: Warehouse) -> None:
+    def written() -> list[tuple[object, ...]]:
+        rules = family.query("SELECT resource, declared_at FROM inventory_rules ORDER BY 1")
+        views = family.query(
+            "SELECT digest, created_at FROM view_version WHERE name = 'ghg_inventory'"
+        )
+        return [*map(tuple, rules.values.tolist()), *map(tuple, views.values.tolist())]
+
+    before = written()
+    with family.writer() as writer:
+        writer.declare_inventory_rule("wastes", InventoryRule(scope="3", category="5"))
+        writer.declare_inventory_rule("children", CHILD_RULE)
+
+    assert written() == before

@@ -3,8 +3,9 @@ its report (registered by ``cli/main.py``).
 
 Imports nothing heavy at module level (the CLI imports this module on every start). Exit codes as
 the other commands': 0 written (also for a warehouse nothing is loaded in); 2 the output name,
-the year, the approach, the organization or the warehouse file cannot be used; 3 the warehouse
-cannot be read (a load holds it, or it is not a DuckDB file).
+the year, the approach, the organization (none named when the warehouse holds several, or one it
+holds no record of) or the warehouse file cannot be used; 3 the warehouse cannot be read (a load
+holds it, or it is not a DuckDB file).
 """
 
 from __future__ import annotations
@@ -41,9 +42,8 @@ def inventory_command(
         str | None,
         typer.Option(
             "--organization",
-            help="Only this organization's records. The warehouse holds no organization ids yet "
-            "(every record is the organization its loads used): until it does, giving this "
-            "option exits 2.",
+            help="The organization whose inventory this is (its id, as EMISSIONS_ORGANIZATION_ID "
+            "names it to loads); needed when the warehouse holds several.",
         ),
     ] = None,
     warehouse: Annotated[

@@ -144,8 +144,8 @@ def _about(sheet: Worksheet, inventory: Inventory, warehouse: str) -> None:
         ("generated (UTC)", dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M")),
         ("consolidation approach", inventory.approach),
         ("reporting year", year),
-        ("organization", inventory.organization or "the warehouse's (it holds no organization "
-                                                   "ids yet: every record is one organization's)"),
+        ("organization", inventory.organization or "not named (the warehouse was written "
+                                                   "before organizations were recorded)"),
         ("unit", "tonnes of co2e (t), shown with one decimal; the cells hold every decimal"),
         ("excluded", "facilities, logistic hubs, vehicles and employees: their co2e is the sum "
                      "of other records', counted once through those"),

@@ -1,6 +1,5 @@
-"""Read the GHG inventory of a warehouse: the ``ghg_inventory_under(approach)`` rows of a year
-(and, once the warehouse has organization ids, of one organization), grouped as the report and
-the ``inventory`` files show them.
+"""Read the GHG inventory of a warehouse: the ``ghg_inventory_under(approach)`` rows of one
+organization and a year, grouped as the report and the ``inventory`` files show them.
 
 Read-only, through ``Warehouse.query``, in one pass over the records: DuckDB sums them into the
 view's rows (one per line, resource, month and facility: a few thousand at most), which are
@@ -18,32 +17,31 @@ from emissions_etl.inventory.esrs import esrs_lines
 from emissions_etl.warehouse import DEFAULT_APPROACH, Warehouse, check_approach
 
 #: Whether the inventory's relations exist (a warehouse last written by an older version has
-#: none), and whether the inventory has an organization column yet.
+#: none).
 INVENTORY_COLUMNS = """
     SELECT column_name FROM information_schema.columns
     WHERE table_schema = 'main' AND table_name = 'ghg_inventory'
 """
 
-#: The inventory's rows (already summed by DuckDB: one per line, resource, month and facility),
-#: of one organization when the column exists (``$2``). A year is kept in pandas, so the
-#: records without a date can be counted from the same rows.
-ROWS = """
-    SELECT * FROM ghg_inventory_under($1) {organization}
-"""
+#: The inventory's rows (already summed by DuckDB: one per organization, line, resource, month
+#: and facility). An organization and a year are kept in pandas, so the organizations held and
+#: the records without a date are counted from the same rows.
+ROWS = "SELECT * FROM ghg_inventory_under($1)"
 _COUNTS = ["records", "records_calculated", "records_pending", "records_error"]
 
-#: Rows still rejected (the latest run of each file), by activity resource: rejected rows
-#: never became records, so they belong to a resource, not to a category.
+#: Rows still rejected (the latest run of each file), by organization and activity resource:
+#: rejected rows never became records, so they belong to a resource, not to a category.
 REJECTED_ROWS = """
     WITH latest AS (
         SELECT run_id FROM load_runs
-        QUALIFY row_number() OVER (PARTITION BY resource, source ORDER BY started_at DESC) = 1
+        QUALIFY row_number() OVER (
+            PARTITION BY organization_id, resource, source ORDER BY started_at DESC) = 1
     )
-    SELECT j.resource,
+    SELECT j.organization_id, j.resource,
            count(DISTINCT (coalesce(j."file", ''), coalesce(j.sheet, ''), j."row")) AS rows_rejected
     FROM rejects AS j JOIN latest USING (run_id)
     WHERE j.resource NOT IN (SELECT resource FROM resource_catalog WHERE is_aggregate)
-    GROUP BY j.resource
+    GROUP BY ALL
 """
 
 
@@ -53,6 +51,7 @@ class Inventory:
 
     approach: str
     year: int | None
+    #: Whose inventory it is (None: a warehouse written before organizations were recorded).
     organization: str | None
     #: ESRS E1-6 lines (``esrs.esrs_lines``), in kg and tonnes.
     lines: pd.DataFrame
@@ -82,8 +81,9 @@ def read_inventory(
     year: int | None = None,
     organization: str | None = None,
 ) -> Inventory:
-    """The inventory of ``warehouse``; InputError when it has no inventory views yet (last
-    written by an older version), ConfigurationError for an organization it cannot filter by."""
+    """The inventory of ``warehouse``, of ``organization`` (needed when it holds several);
+    InputError when it has no inventory views yet (last written by an older version),
+    ConfigurationError for an organization it holds no record of, or none named among several."""
     check_approach(approach)
     columns = set(warehouse.query(INVENTORY_COLUMNS)["column_name"])
     if not columns:
@@ -92,17 +92,13 @@ def read_inventory(
             "no GHG inventory in this warehouse yet (written by an older emissions-etl): "
             "any load with this version adds it",
         )
-    params: list[object] = [approach]
-    organization_filter = ""
+    rows = warehouse.query(ROWS, [approach])
+    rejected = warehouse.query(REJECTED_ROWS)
+    organization = _organization(rows, organization)
     if organization is not None:
-        if "organization_id" not in columns:
-            raise ConfigurationError(
-                f"--organization {organization}: this warehouse has no organization ids yet "
-                "(every record is the one organization its loads used): leave the option out"
-            )
-        organization_filter, params = "WHERE organization_id = $2", [*params, organization]
-    rows = warehouse.query(ROWS.replace("{organization}", organization_filter), params)
-    rows["co2e_kg"] = rows["co2e_kg"].astype("float64")
+        rows = rows[rows["organization_id"] == organization]
+        rejected = rejected[rejected["organization_id"] == organization]
+    rows = rows.assign(co2e_kg=rows["co2e_kg"].astype("float64"))
     undated = int(rows.loc[rows["activity_month"].isna(), "records"].sum())
     if year is not None:
         rows = rows[pd.to_datetime(rows["activity_month"]).dt.year == year]
@@ -118,10 +114,30 @@ def read_inventory(
         by_facility=_summed(rows, ["facility", "scope"]),
         quality=_with_rejected_rows(
             _summed(rows, ["scope", "category", "category_name", "resource"]),
-            warehouse.query(REJECTED_ROWS),
+            rejected.drop(columns="organization_id"),
         ),
         undated_records=undated,
     )
+
+
+def _organization(rows: pd.DataFrame, given: str | None) -> str | None:
+    """The organization the inventory is of: ``given``, else the only one the rows name (None
+    for a warehouse written before organizations were recorded). An inventory is one
+    organization's: several without one named is a ConfigurationError, as is one not held."""
+    held = sorted({str(org) for org in rows["organization_id"].dropna()})
+    named = ", ".join(held) or "no organization id"
+    if given is not None:
+        if given not in held:
+            raise ConfigurationError(
+                f"--organization {given}: this warehouse holds no record of it (it holds {named})"
+            )
+        return given
+    if len(held) > 1:
+        raise ConfigurationError(
+            f"this warehouse holds {len(held)} organizations ({named}): an inventory is one "
+            "organization's, name it with --organization"
+        )
+    return held[0] if held else None
 
 
 def _summed(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

@@ -142,7 +142,7 @@ def _aggregates_note(headline: pd.Series) -> str:
 def _sections(data: ReportData) -> tuple[str, int]:
     """Every section after the headline, and how many charts they hold."""
     parts = [
-        inventory_sections(data.inventory),
+        inventory_sections(data.inventory, data.inventory_note),
         _co2e_sections(data),
         _runs_section(data),
         _rejects_sections(data),

@@ -22,11 +22,11 @@ from emissions_etl.report.tables import data_table, resource_cell, text
 _NOT_GIVEN = frozenset({"scope_2_market", "total_market"})
 
 
-def inventory_sections(inventory: Inventory | None) -> tuple[str, int]:
-    """The GHG inventory as ESRS E1-6 lays it out, its scopes by month, its data quality."""
+def inventory_sections(inventory: Inventory | None, note: str = "") -> tuple[str, int]:
+    """The GHG inventory as ESRS E1-6 lays it out, its scopes by month, its data quality; or
+    ``note``, why there is none."""
     title = "GHG inventory (ESRS E1-6)"
     if inventory is None:
-        note = "This warehouse has no GHG inventory yet: any load with this version adds it."
         return card(title, "", empty(note), section_id="ghg-inventory"), 0
     approach = inventory.approach.replace("_", " ")
     hint = (

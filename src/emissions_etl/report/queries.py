@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from emissions_etl.errors import InputError, WarehouseError
+from emissions_etl.errors import ConfigurationError, InputError, WarehouseError
 from emissions_etl.inventory import Inventory, read_inventory
 from emissions_etl.warehouse import DEFAULT_APPROACH, Warehouse
 
@@ -183,8 +183,10 @@ class ReportData:
     run_outcomes: pd.DataFrame
     rejects_by_code: pd.DataFrame
     latest_rejects: pd.DataFrame
-    #: The GHG inventory; None for a warehouse written before it existed.
+    #: The GHG inventory; None for a warehouse written before it existed, or holding several
+    #: organizations (``inventory_note`` says which).
     inventory: Inventory | None = None
+    inventory_note: str = ""
 
     @property
     def records(self) -> int:
@@ -235,15 +237,23 @@ def read_report_data(warehouse: Warehouse, *, approach: str = DEFAULT_APPROACH) 
         run_outcomes=warehouse.query(RUN_OUTCOMES),
         rejects_by_code=warehouse.query(REJECTS_BY_CODE),
         latest_rejects=warehouse.query(LATEST_REJECTS_SQL, [LATEST_REJECTS]),
-        inventory=_inventory(warehouse, approach),
+        **_inventory(warehouse, approach),
     )
 
 
-def _inventory(warehouse: Warehouse, approach: str) -> Inventory | None:
+def _inventory(warehouse: Warehouse, approach: str) -> dict[str, Any]:
+    """The inventory, or why the page shows none (one organization's: the report has no
+    organization to pick among several)."""
     try:
-        return read_inventory(warehouse, approach=approach)
-    except InputError:  # written before the inventory existed: the page says so
-        return None
+        return {"inventory": read_inventory(warehouse, approach=approach)}
+    except InputError:
+        note = "This warehouse has no GHG inventory yet: any load with this version adds it."
+    except ConfigurationError as error:
+        note = (
+            f"No inventory on this page: {error}. Write each one with "
+            "<code>emissions-etl inventory --organization ID</code>."
+        )
+    return {"inventory": None, "inventory_note": note}
 
 
 def empty_report_data() -> ReportData:

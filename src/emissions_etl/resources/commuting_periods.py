@@ -39,7 +39,9 @@ _AS_READ = ("start_date", "end_date", "commuting_type", "transport_type", "total
 #: GHG Protocol Scope 3 Standard, category 7 "Employee commuting": travel between home and work
 #: (``in_itinere``; teleworking may be reported here too). Travel during work (``in_labore``, facts
 #: §9.1) in vehicles the company neither owns nor operates is category 6 "Business travel".
-COMMUTING_CATEGORY = "CASE WHEN record->>'$.commuting_type' = 'in_labore' THEN 6 ELSE 7 END"
+COMMUTING_CATEGORY = (
+    "CASE WHEN json_extract_string(record, '$.commuting_type') = 'in_labore' THEN 6 ELSE 7 END"
+)
 
 
 def prepare(typed: pd.DataFrame) -> pd.DataFrame:

@@ -62,8 +62,8 @@ RECORD_FIELDS = ("fuel_id", "country", "date", "quantity", "vehicle_license_plat
 #: record's ``fuel_name`` when the service listed it, else the file's ``fuel`` read as
 #: ``to_records`` reads it (spaces collapsed, lower case, FUEL_WORDS).
 _FUEL = (
-    "coalesce(record->>'$.fuel_name', "
-    "lower(trim(regexp_replace(source->>'$.fuel', '\\s+', ' ', 'g'))))"
+    "coalesce(json_extract_string(record, '$.fuel_name'), "
+    "lower(trim(regexp_replace(json_extract_string(source, '$.fuel'), '\\s+', ' ', 'g'))))"
 )
 _ELECTRICITY = ", ".join(
     "'" + word + "'"

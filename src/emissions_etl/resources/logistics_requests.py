@@ -56,7 +56,9 @@ _AS_READ = tuple(name for name in RECORD_FIELDS if name not in ("toc", "hub_id",
 #: customer or another party pays for; the record says who moved a leg and for whom (facts §4.1:
 #: ``subcontractor``, ``client``, ``movement_stage``), never who paid, and a leg the company sends
 #: to its service is one it ordered: no leg is put in category 9 on its direction alone.
-_SUBCONTRACTED = "coalesce(TRY_CAST(record->>'$.subcontractor' AS BOOLEAN), false)"
+_SUBCONTRACTED = (
+    "coalesce(TRY_CAST(json_extract_string(record, '$.subcontractor') AS BOOLEAN), false)"
+)
 #: A leg of the company's own fleet is the fuel its recharges measure (Scope 1 and 2, in
 #: logistics_recharges); the leg's co2e estimates the same burn (facts §4.6: the GLEC report
 #: compares the two), so adding it would count that fuel twice. (An SQL literal.)

@@ -40,8 +40,8 @@ RECORD_FIELDS = (
 #: goods" for fixed assets (machines, vehicles, buildings), which the record marks as
 #: ``expense_type`` ``capex`` (facts §8; the legacy API's purchase type ``capital_goods``).
 PURCHASE_CATEGORY = (
-    "CASE WHEN record->>'$.expense_type' = 'capex' "
-    "OR record->>'$.purchase_type' = 'capital_goods' THEN 2 ELSE 1 END"
+    "CASE WHEN json_extract_string(record, '$.expense_type') = 'capex' "
+    "OR json_extract_string(record, '$.purchase_type') = 'capital_goods' THEN 2 ELSE 1 END"
 )
 
 

@@ -44,10 +44,11 @@ _PARENT_HINT = " If it is in a vehicles file, that row did not load: fix it ther
 #: share an operating lease is not, and its fuel is Scope 3 category 8 "Upstream leased assets".
 #: Equity share takes every vehicle of the fleet as wholly the company's (no share is recorded).
 _BY_OWNERSHIP = "approach IN ('financial_control', 'equity_share')"
-_LEASED = "parent->>'$.ownership' = 'rented'"
+_LEASED = "json_extract_string(parent, '$.ownership') = 'rented'"
 #: An electric vehicle, as the fleet file names its fuel; else a charge metered in kWh.
 _ELECTRICITY = (
-    "coalesce(parent_source->>'$.vehicle_fuel' = 'electricity', record->>'$.data.unit' = 'kWh')"
+    "coalesce(json_extract_string(parent_source, '$.vehicle_fuel') = 'electricity', "
+    "json_extract_string(record, '$.data.unit') = 'kWh')"
 )
 
 
@@ -164,7 +165,7 @@ SPEC = ResourceSpec(
         unclassified_reason=f"CASE WHEN {_BY_OWNERSHIP} AND parent IS NULL THEN "
         "'the vehicle is not in the warehouse: whether it is leased (category 8 under ' "
         "|| approach || ') is unknown' END",
-        parent=ParentRecord("vehicles", key="record->>'$.vehicle_id'"),
+        parent=ParentRecord("vehicles", key="json_extract_string(record, '$.vehicle_id')"),
     ),
     input_column_of_field={
         "vehicle_id": "license_plate",

@@ -13,11 +13,14 @@ scope, the reason. They read four JSON values and one text:
 - ``approach``: the consolidation approach (GHG Protocol Corporate Standard, chapter 3):
   ``operational_control``, ``financial_control`` or ``equity_share``.
 
-The rules are kept in ``inventory_rules`` and the views rebuilt from them whenever a writer opens
-the file or a load declares a rule, as ``create_resource_view`` does for ``view_columns``; this
-module never names a resource. Every activity record (``NOT is_aggregate``) gets exactly one
-row in ``ghg_inventory_records``: a record no rule classifies keeps its co2e and says why, so
-the inventory's co2e always equals the activity records'.
+The rules are kept in ``inventory_rules``, and the macros and views are composed from them as
+``create_resource_view`` composes a resource's view from its ``view_columns``: when a load
+declares a rule that changed, or a writer opens a warehouse whose views this version would write
+otherwise (both compared by digest, as ``views.sql``: a lake's writers would otherwise change its
+catalog at every open). This module never names a resource. Every activity record
+(``NOT is_aggregate``) gets exactly one row in ``ghg_inventory_records``, of its organization: a
+record no rule classifies keeps its co2e and says why, so the inventory's co2e always equals the
+activity records'.
 """
 
 from __future__ import annotations
@@ -32,25 +35,30 @@ import duckdb
 from emissions_etl.errors import WarehouseError
 from emissions_etl.warehouse._connection import first_line
 from emissions_etl.warehouse._delete_insert import transaction
+from emissions_etl.warehouse._schema import replace_view
 
 #: GHG Protocol Corporate Standard, chapter 3: the ways to set organizational boundaries.
 APPROACHES = ("operational_control", "financial_control", "equity_share")
 #: The most used approach, and the service's default (service-facts §10).
 DEFAULT_APPROACH = "operational_control"
 
+#: Whose records they are: the first columns of both views (every warehouse row names its
+#: organization; null in a warehouse written before organizations were recorded).
+OWNER_COLUMNS = ("organization_id",)
 #: A record's columns in ``ghg_inventory_records`` after its classification, and the columns
-#: ``ghg_inventory`` groups by. The warehouse has no organization id yet: once every row carries
-#: ``organization_id``, it goes first in both lists and nothing else changes.
+#: ``ghg_inventory`` groups by besides the line and the month.
 RECORD_COLUMNS = ("resource", "remote_id", "source_key", "activity_date", "facility_id",
                   "facility_name", "co2e_kg", "status", "source_file", "source_sheet",
                   "source_row")  # fmt: skip
 GROUP_COLUMNS = ("resource", "facility_id", "facility_name")
+#: Rows of one organization join only rows of the same organization (as ``views.sql``).
+_SAME_OWNER = "{a}.organization_id IS NOT DISTINCT FROM {b}.organization_id"
 
 
 @dataclass(frozen=True)
 class ParentRecord:
     """The record a rule also reads: ``resource``'s record whose remote id is ``key`` (SQL over
-    ``record``, e.g. ``record->>'$.vehicle_id'``)."""
+    ``record``, e.g. ``json_extract_string(record, '$.vehicle_id')``)."""
 
     resource: str
     key: str
@@ -72,8 +80,12 @@ class InventoryRule:
 
 
 def declare(con: duckdb.DuckDBPyConnection, resource: str, rule: InventoryRule | None) -> None:
-    """Keep ``resource``'s rule (None forgets it) and rebuild the views; a rule the views cannot
-    bind is refused with WarehouseError and the rules stay as they were."""
+    """Keep ``resource``'s rule (None forgets it) and rebuild the views; nothing is written when
+    the warehouse holds that rule already. A rule the views cannot bind is refused with
+    WarehouseError and the rules stay as they were."""
+    held = {stored.resource: stored.rule for stored in _stored_rules(con)}
+    if held.get(resource) == rule:
+        return
     try:
         with transaction(con):
             con.execute("DELETE FROM inventory_rules WHERE resource = ?", [resource])
@@ -90,7 +102,8 @@ def declare(con: duckdb.DuckDBPyConnection, resource: str, rule: InventoryRule |
 
 
 def compose(con: duckdb.DuckDBPyConnection) -> None:
-    """(Re)create ``ghg_categories`` and the inventory macros and views from the stored rules.
+    """(Re)create ``ghg_categories`` and the inventory macros and views from the stored rules,
+    unless the warehouse holds them as this version writes them.
 
     Rules stored by an older version that no longer bind are left out (their records are listed
     as not classified) rather than stopping the writer: the next load declares them again.
@@ -99,7 +112,6 @@ def compose(con: duckdb.DuckDBPyConnection) -> None:
     for rules in (stored, []) if stored else ([],):
         try:
             with transaction(con):  # DuckDB aborts a transaction at its first error
-                con.execute(_categories_view())
                 _create(con, rules)
             return
         except duckdb.Error:
@@ -142,18 +154,20 @@ def _stored_rules(con: duckdb.DuckDBPyConnection) -> list[_StoredRule]:
 
 
 def _create(con: duckdb.DuckDBPyConnection, rules: Sequence[_StoredRule]) -> None:
-    con.execute(_records_macro(rules))
-    con.execute(_inventory_macro())
-    con.execute(
+    """Every statement of the inventory, run only when it differs from the one that made the
+    views (``view_version``); bound at once, so a rule that cannot bind is refused here."""
+    default = _literal(DEFAULT_APPROACH)
+    statements = [
+        _categories_view(),
+        _records_macro(rules),
+        _inventory_macro(),
         "CREATE OR REPLACE VIEW ghg_inventory_records AS "
-        f"FROM ghg_inventory_records_under({_literal(DEFAULT_APPROACH)})"
-    )
-    con.execute(
-        "CREATE OR REPLACE VIEW ghg_inventory AS "
-        f"FROM ghg_inventory_under({_literal(DEFAULT_APPROACH)})"
-    )
-    # Macros bind when called: bind now, so a rule that cannot is refused where it is declared.
-    con.execute("SELECT * FROM ghg_inventory LIMIT 0").fetchall()
+        f"FROM ghg_inventory_records_under({default})",
+        f"CREATE OR REPLACE VIEW ghg_inventory AS FROM ghg_inventory_under({default})",
+        # Macros bind when called: bind now, where the rule is declared.
+        "SELECT * FROM ghg_inventory LIMIT 0",
+    ]
+    replace_view(con, "ghg_inventory", ";\n".join(statements))
 
 
 def _records_macro(rules: Sequence[_StoredRule]) -> str:
@@ -167,20 +181,25 @@ def _records_macro(rules: Sequence[_StoredRule]) -> str:
         f"FROM activity AS a {undeclared}"
     )
     approaches = ", ".join(_literal(a) for a in APPROACHES)
+    owners = "".join(f"c.{name}, " for name in OWNER_COLUMNS)
     columns = ", ".join(f"c.{name}" for name in RECORD_COLUMNS)
     return f"""
 CREATE OR REPLACE MACRO ghg_inventory_records_under(approach) AS TABLE
 WITH activity AS (
     SELECT e.*, r.payload AS record, s.payload AS source
     FROM emissions AS e
-    JOIN remote_records AS r USING (resource, remote_id)
-    LEFT JOIN source_rows AS s ON s.resource = e.resource AND s.source_key = e.source_key
+    JOIN remote_records AS r
+        ON {_SAME_OWNER.format(a="r", b="e")}
+        AND r.resource = e.resource AND r.remote_id = e.remote_id
+    LEFT JOIN source_rows AS s
+        ON {_SAME_OWNER.format(a="s", b="e")}
+        AND s.resource = e.resource AND s.source_key = e.source_key
     WHERE NOT e.is_aggregate
 ), classified AS (
     {" UNION ALL BY NAME ".join(branches)}
 )
 SELECT
-    CASE WHEN approach IN ({approaches}) THEN approach
+    {owners}CASE WHEN approach IN ({approaches}) THEN approach
          ELSE error('unknown consolidation approach ' || approach || ': use one of '
                     || {_literal(", ".join(APPROACHES))}) END AS consolidation_approach,
     g.scope, g.category, g.name AS category_name,
@@ -206,10 +225,15 @@ def _branch(stored: _StoredRule) -> str:
         source = f"""SELECT a.*, p.payload AS parent, ps.payload AS parent_source
         FROM activity AS a
         LEFT JOIN emissions AS pe
-            ON pe.resource = {_literal(rule.parent.resource)} AND pe.remote_id = ({rule.parent.key})
-        LEFT JOIN remote_records AS p ON p.resource = pe.resource AND p.remote_id = pe.remote_id
+            ON {_SAME_OWNER.format(a="pe", b="a")}
+            AND pe.resource = {_literal(rule.parent.resource)}
+            AND pe.remote_id = ({rule.parent.key})
+        LEFT JOIN remote_records AS p
+            ON {_SAME_OWNER.format(a="p", b="pe")}
+            AND p.resource = pe.resource AND p.remote_id = pe.remote_id
         LEFT JOIN source_rows AS ps
-            ON ps.resource = pe.resource AND ps.source_key = pe.source_key"""
+            ON {_SAME_OWNER.format(a="ps", b="pe")}
+            AND ps.resource = pe.resource AND ps.source_key = pe.source_key"""
     return f"""(SELECT a.* EXCLUDE (record, source, parent, parent_source),
         TRY_CAST(({rule.scope}) AS INTEGER) AS scope,
         TRY_CAST(({rule.category}) AS INTEGER) AS category,
@@ -219,10 +243,11 @@ def _branch(stored: _StoredRule) -> str:
 
 
 def _inventory_macro() -> str:
+    owners = "".join(f"{name}, " for name in OWNER_COLUMNS)
     keys = ", ".join(GROUP_COLUMNS)
     return f"""
 CREATE OR REPLACE MACRO ghg_inventory_under(approach) AS TABLE
-SELECT consolidation_approach, scope, category, category_name,
+SELECT {owners}consolidation_approach, scope, category, category_name,
        CAST(date_trunc('month', activity_date) AS DATE) AS activity_month,
        {keys},
        sum(co2e_kg)                                                       AS co2e_kg,
@@ -234,7 +259,7 @@ SELECT consolidation_approach, scope, category, category_name,
        unclassified_reason
 FROM ghg_inventory_records_under(approach)
 GROUP BY ALL
-ORDER BY scope NULLS LAST, category NULLS FIRST, resource, activity_month NULLS LAST,
+ORDER BY {owners}scope NULLS LAST, category NULLS FIRST, resource, activity_month NULLS LAST,
          facility_name NULLS LAST, unclassified_reason
 """
 

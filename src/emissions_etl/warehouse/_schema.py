@@ -5,8 +5,8 @@ are replaced when ``views.sql`` changes, so a view that gains a column reaches o
 a migration. A DuckLake gets the same migrations with their PRIMARY KEY and CHECK constraints
 left out (DuckLake has none: the writer keeps keys unique, as it does in the file), so one
 schema serves both.
-The GHG inventory views are composed last, from the rules stored in the warehouse
-(``_inventory``).
+The GHG inventory's views are composed after, from the rules stored in the warehouse
+(``_inventory.compose``, called by ``Warehouse.writer``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ import re
 from importlib.resources import files
 
 import duckdb
-
-from emissions_etl.warehouse import _inventory
 
 #: The newest schema version this code writes.
 SCHEMA_VERSION = 5
@@ -84,7 +82,6 @@ def ensure_schema(
     except BaseException:
         con.rollback()
         raise
-    _inventory.compose(con)
     return version
 
 
