@@ -1,6 +1,7 @@
 -- Schema version 5: each resource's GHG inventory rule, as its module declares it (SQL
 -- expressions over the record the service returned); the ghg_inventory views are composed from
--- these rows every time a writer opens the file or a load declares a rule.
+-- these rows when a writer opens the warehouse or a load declares a rule (replaced only when
+-- that changes them).
 CREATE TABLE IF NOT EXISTS inventory_rules (
     resource        VARCHAR NOT NULL,               -- key
     scope_sql       VARCHAR NOT NULL,               -- 1, 2 or 3 (NULL: not classified)
