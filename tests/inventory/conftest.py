@@ -62,9 +62,9 @@ FACILITIES = pd.DataFrame(
 )
 
 
-def build_inventory_warehouse(path: Path, *, organization_id: str | None = None) -> Warehouse:
-    """The warehouse the module docstring describes, its rows of ``organization_id`` (None: a
-    warehouse written before organizations were recorded)."""
+def build_inventory_warehouse(path: Path | str, *, organization_id: str | None = None) -> Warehouse:
+    """The warehouse the module docstring describes (a file, or a ``ducklake:`` location), its
+    rows of ``organization_id`` (None: a warehouse written before organizations were recorded)."""
     warehouse = Warehouse(path, organization_id=organization_id)
     with warehouse.writer() as writer:
         writer.land_facilities(FACILITIES)

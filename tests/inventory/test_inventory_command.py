@@ -13,6 +13,7 @@ import openpyxl
 import pytest
 
 from emissions_etl.warehouse import Warehouse
+from tests.inventory.conftest import build_inventory_warehouse
 
 CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
@@ -124,7 +125,7 @@ def test_no_warehouse_file_or_a_wrong_output_name_exits_2(tmp_path: Path) -> Non
         "--warehouse", str(tmp_path / "none.duckdb"), "--out", str(tmp_path / "i.pdf")
     )
 
-    assert_one_line_error(missing, 2, "no warehouse file here")
+    assert_one_line_error(missing, 2, "no warehouse here")
     assert_one_line_error(wrong, 2, "the name must end in .xlsx or .csv")
 
 
@@ -175,3 +176,17 @@ def test_the_organization_is_named_when_the_warehouse_holds_several(
     assert "total 0.3 t co2e" in named.stdout
     about = dict(openpyxl.load_workbook(out)["About"].iter_rows(values_only=True))
     assert about["organization"] == "org-b"
+
+
+def test_the_inventory_of_a_ducklake_is_the_same(tmp_path: Path) -> None:
+    lake = f"ducklake:{tmp_path / 'catalog.ducklake'}"
+    build_inventory_warehouse(lake, organization_id="org-a")
+    out = tmp_path / "inventory.csv"
+
+    done = inventory("--warehouse", lake, "--year", "2026", "--out", str(out))
+
+    assert done.returncode == 0, done.stderr
+    with out.open(newline="", encoding="utf-8") as handle:
+        rows = {row[0]: row[1:] for row in csv.reader(handle)}
+    assert rows["Total GHG emissions (location-based)"][2] == "6.9"
+    assert rows["co2e of every activity record in the warehouse"][2:4] == ["7.0", "11"]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from emissions_etl.cli.consolidation_option import ConsolidationOption
+from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
 
 if TYPE_CHECKING:
     from emissions_etl.inventory import Inventory
@@ -46,15 +47,8 @@ def inventory_command(
             "names it to loads); needed when the warehouse holds several.",
         ),
     ] = None,
-    warehouse: Annotated[
-        Path | None,
-        typer.Option(
-            "--warehouse",
-            envvar="EMISSIONS_WAREHOUSE",
-            show_envvar=True,
-            help="DuckDB file to read (default: warehouse.duckdb).",
-        ),
-    ] = None,
+    warehouse: WarehouseOption = None,
+    warehouse_data: WarehouseDataOption = None,
     consolidation: ConsolidationOption = None,
 ) -> None:
     """Write the GHG inventory: Scope 1, Scope 2, Scope 3 by category and the total (ESRS E1-6)."""
@@ -64,26 +58,27 @@ def inventory_command(
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
     from emissions_etl.inventory import check_target, read_inventory, write_inventory_file
     from emissions_etl.settings import Settings
-    from emissions_etl.warehouse import Warehouse
 
+    given = {"warehouse": warehouse, "warehouse_data": warehouse_data}
     try:
         check_target(out)
         reporting_year = _year(year)
         approach = consolidation_approach(consolidation)
-        path = warehouse if warehouse is not None else Settings().warehouse
-        if not path.is_file():
-            raise InputError(str(path), "no warehouse file here")
+        settings = Settings(**{name: value for name, value in given.items() if value is not None})
+        source = settings.open_warehouse()
+        if not source.target.exists:
+            raise InputError(str(source.target), "no warehouse here")
         inventory = read_inventory(
-            Warehouse(path), approach=approach, year=reporting_year, organization=organization
+            source, approach=approach, year=reporting_year, organization=organization
         )
-        write_inventory_file(inventory, out, warehouse=str(path))
+        write_inventory_file(inventory, out, warehouse=str(source.target))
     except (InputError, ConfigurationError, ValidationError, ValueError) as error:
         _fail(_one_line(error), EXIT_UNUSABLE)
     except OSError as error:
         _fail(f"cannot write {out}: {error.strerror or error}", EXIT_UNUSABLE)
     except EmissionsEtlError as error:
         _fail(_one_line(error), EXIT_FAILED)
-    typer.echo(_summary(out, inventory, path))
+    typer.echo(_summary(out, inventory, str(source.target)))
 
 
 def _year(text: str | None) -> int | None:
@@ -94,7 +89,7 @@ def _year(text: str | None) -> int | None:
     return int(text)
 
 
-def _summary(out: Path, inventory: Inventory, warehouse: Path) -> str:
+def _summary(out: Path, inventory: Inventory, warehouse: str) -> str:
     """One line: the scopes, the total and what is outside it, in tonnes."""
     if inventory.is_empty:
         return f"{out}: no activity record in {warehouse} for these filters: every line is 0"
