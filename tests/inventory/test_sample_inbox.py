@@ -40,7 +40,7 @@ def loaded(sandbox, tmp_path_factory: pytest.TempPathFactory) -> Warehouse:  # t
         api_key=SecretStr(tenant.api_key),
         organization_id=tenant.organization_id,
         ca_file=tenant.ca_file,
-        warehouse=tenant.warehouse.path,
+        warehouse=str(tenant.warehouse.path),
     )
     planned = [(f.path, f.spec) for f in plan_inbox(INBOX) if f.spec is not None]
     outcomes = load_files(planned, settings=settings, options=LoadOptions())

@@ -33,6 +33,7 @@ from importlib.resources import files
 import duckdb
 
 from emissions_etl.errors import WarehouseError
+from emissions_etl.warehouse._conflicts import is_conflict
 from emissions_etl.warehouse._connection import first_line
 from emissions_etl.warehouse._delete_insert import transaction
 from emissions_etl.warehouse._schema import replace_view
@@ -98,6 +99,8 @@ def declare(con: duckdb.DuckDBPyConnection, resource: str, rule: InventoryRule |
                 )  # fmt: skip
             _create(con, _stored_rules(con))
     except duckdb.Error as error:
+        if is_conflict(error):  # another writer of the lake declared at once: tried again
+            raise
         raise WarehouseError(f"inventory rule of {resource}: {first_line(error)}") from error
 
 
@@ -114,8 +117,8 @@ def compose(con: duckdb.DuckDBPyConnection) -> None:
             with transaction(con):  # DuckDB aborts a transaction at its first error
                 _create(con, rules)
             return
-        except duckdb.Error:
-            if not rules:
+        except duckdb.Error as error:
+            if not rules or is_conflict(error):  # a conflict is tried again, rules and all
                 raise
 
 
