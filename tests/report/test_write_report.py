@@ -27,7 +27,13 @@ from .conftest import (
     plotted_traces,
 )
 
-CHART_IDS = {"chart-by-month", "chart-by-facility", "chart-top-sources", "chart-rejects-by-code"}
+CHART_IDS = {
+    "chart-scopes-by-month",
+    "chart-by-month",
+    "chart-by-facility",
+    "chart-top-sources",
+    "chart-rejects-by-code",
+}
 
 
 def test_the_page_inlines_plotly_once_and_loads_nothing_from_the_network(

@@ -25,6 +25,7 @@ from emissions_etl.warehouse._connection import (
     fetch_frame,
     first_line,
 )
+from emissions_etl.warehouse._inventory import compose as compose_inventory
 from emissions_etl.warehouse._lock import WriterLock
 from emissions_etl.warehouse._schema import ensure_schema
 from emissions_etl.warehouse._target import WarehouseTarget
@@ -88,6 +89,7 @@ class Warehouse:
                         con, lake=self.is_lake, organization_id=self.organization_id
                     )
                 )
+                retried_on_conflict(lambda: compose_inventory(con))
                 self._writer_con = con
                 yield WarehouseWriter(con, self.organization_id, exclusive=not self.shared)
             except duckdb.Error as error:
@@ -126,9 +128,7 @@ class Warehouse:
         if held is not None:
             return _run(held.cursor(), sql, params, self.target)
         if not self.target.exists:
-            raise WarehouseError(
-                f"{self.target}: no warehouse here yet (nothing has been loaded)"
-            )
+            raise WarehouseError(f"{self.target}: no warehouse here yet (nothing has been loaded)")
         return _run(connect_target(self.target, read_only=True), sql, params, self.target)
 
 
