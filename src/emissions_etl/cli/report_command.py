@@ -23,6 +23,16 @@ def report_command(
     out: Annotated[Path, typer.Option("--out", help="HTML file to write (replaced whole).")],
     warehouse: WarehouseOption = None,
     consolidation: ConsolidationOption = None,
+    organization: Annotated[
+        str | None,
+        typer.Option(
+            "--organization",
+            envvar="EMISSIONS_REPORT_ORGANIZATION",
+            show_envvar=True,
+            help="Report this organization alone (its id); default: every organization the "
+            "warehouse holds.",
+        ),
+    ] = None,
 ) -> None:
     """Write one self-contained HTML page: the GHG inventory, co2e by month, facility and source,
     runs, rejects."""
@@ -36,7 +46,7 @@ def report_command(
     try:
         approach = consolidation_approach(consolidation)
         path = warehouse if warehouse is not None else Settings().warehouse
-        summary = write_report(path, out, consolidation=approach)
+        summary = write_report(path, out, consolidation=approach, organization=organization)
     except (InputError, ConfigurationError, ValidationError, ValueError) as error:
         _fail(_one_line(error), EXIT_UNUSABLE)
     except OSError as error:

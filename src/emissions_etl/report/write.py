@@ -43,9 +43,11 @@ def write_report(
     out: Path | str,
     *,
     consolidation: str = DEFAULT_APPROACH,
+    organization: str | None = None,
 ) -> ReportSummary:
     """Write the HTML report of ``warehouse`` to ``out`` (replaced whole, never half-written),
-    its GHG inventory under the ``consolidation`` approach.
+    its GHG inventory under the ``consolidation`` approach; of ``organization`` alone when
+    given (its id), else of every organization the warehouse holds.
 
     Raises SourceNotFoundError when there is no warehouse file, WarehouseError when it cannot
     be read (locked by a load, not a DuckDB file), OSError when ``out`` cannot be written.
@@ -53,7 +55,7 @@ def write_report(
     warehouse = warehouse if isinstance(warehouse, Warehouse) else Warehouse(warehouse)
     if not warehouse.target.exists:
         raise SourceNotFoundError(str(warehouse.target), "no warehouse file here")
-    with warehouse.reading():  # one connection (a lake is attached once)
+    with warehouse.reading(organization):  # one connection (a lake is attached once)
         data = read_report_data(warehouse, approach=consolidation)
     generated_at = numbers.now_utc()
     name = str(warehouse.target) if warehouse.is_lake else warehouse.path.name
