@@ -112,9 +112,14 @@ def refresh_sums() -> int:
 @task(name="publish run artifacts")
 def publish_artifacts(outcomes: list[FileOutcome]) -> RunVerdict:
     """The summary markdown and the rejects table; returns how the run ends."""
-    warehouse = resolve_settings(require_api=False).open_warehouse()
+    settings = resolve_settings(require_api=False)
+    warehouse = settings.open_warehouse()
     report = (
-        write_report(warehouse, warehouse.target.local_path.with_name("report.html"))
+        write_report(
+            warehouse,
+            warehouse.target.local_path.with_name("report.html"),
+            consolidation=settings.consolidation,
+        )
         if warehouse.target.exists
         else None
     )

@@ -3,8 +3,9 @@
 Environment variables are the public contract: ``EMISSIONS_API_URL``, ``EMISSIONS_API_KEY``,
 ``EMISSIONS_ORGANIZATION_ID``, ``EMISSIONS_CA_FILE``, ``EMISSIONS_WAREHOUSE`` (and
 ``EMISSIONS_WAREHOUSE_DATA`` for a DuckLake's data files),
-``EMISSIONS_LIMITS_FILE`` and ``EMISSIONS_SHARED_LIMITS``; for Prefect deployments also
-``EMISSIONS_INBOX`` and ``EMISSIONS_PROJECT_DIR`` (read when a run starts).
+``EMISSIONS_LIMITS_FILE``, ``EMISSIONS_SHARED_LIMITS`` and ``EMISSIONS_CONSOLIDATION`` (the GHG
+inventory's consolidation approach); for Prefect deployments also ``EMISSIONS_INBOX`` and
+``EMISSIONS_PROJECT_DIR`` (read when a run starts).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field, SecretStr, ValidationError
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from emissions_etl.client import DEFAULT_LIMITS_FILE
@@ -75,6 +76,18 @@ class Settings(BaseSettings):
     default_country: str | None = Field(
         default=None, description="ISO country code for exports without a country column"
     )
+    consolidation: Literal["operational_control", "financial_control", "equity_share"] = Field(
+        default="operational_control",
+        description="GHG Protocol consolidation approach of the inventory (Corporate Standard, "
+        "chapter 3): which leased vehicles are the company's own (Scope 1 and 2) and which are "
+        "Scope 3 category 8",
+    )
+
+    @field_validator("warehouse", mode="before")
+    @classmethod
+    def _location_as_text(cls, value: object) -> object:
+        """A path given in code is a location like any other (a lake's is not a path)."""
+        return str(value) if isinstance(value, Path) else value
 
     def open_warehouse(self) -> Warehouse:
         """The configured warehouse, written for the configured organization."""

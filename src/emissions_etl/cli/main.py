@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from emissions_etl import __version__
+from emissions_etl.cli.consolidation_option import ConsolidationOption
 from emissions_etl.cli.limit_options import LimitsFileOption, SharedLimitsOption
 from emissions_etl.cli.terminal import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE, fail, out, warn
 from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
@@ -351,13 +352,19 @@ def demo(
     inbox: Annotated[Path, typer.Option(help="Folder of files to load.")] = Path(
         "sample_data/inbox"
     ),
+    consolidation: ConsolidationOption = None,
 ) -> None:
     """Start a sandbox, run the nightly flow over the sample inbox, and print what landed."""
+    from emissions_etl.cli.consolidation_option import consolidation_approach
     from emissions_etl.cli.demo import run_demo
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
 
     try:
-        run_demo(workdir=workdir, inbox=inbox, console=out)
+        approach = consolidation_approach(consolidation)
+    except (ConfigurationError, ValueError) as error:
+        raise fail(str(error), EXIT_UNUSABLE) from None
+    try:
+        run_demo(workdir=workdir, inbox=inbox, console=out, consolidation=approach)
     except (InputError, ConfigurationError) as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
     except EmissionsEtlError as error:
@@ -385,6 +392,11 @@ app.command("prefect-setup")(prefect_setup_command)
 from emissions_etl.cli.report_command import report_command  # noqa: E402
 
 app.command("report")(report_command)
+
+# The GHG inventory as xlsx or csv; its command imports pandas and openpyxl only when it runs.
+from emissions_etl.cli.inventory_command import inventory_command  # noqa: E402
+
+app.command("inventory")(inventory_command)
 
 # Export profiles (SAP, Concur, fuel cards, TMS); the declarations are read when it runs.
 from emissions_etl.cli.profiles_command import profiles_command  # noqa: E402

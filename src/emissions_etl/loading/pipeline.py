@@ -425,6 +425,7 @@ def describe(writer: WarehouseWriter, spec: ResourceSpec) -> None:
     writer.create_resource_view(
         spec.name, [(c.name, c.sql_type, c.path or f"$.{c.name}") for c in spec.view_columns]
     )
+    writer.declare_inventory_rule(spec.name, spec.inventory)
 
 
 def _check_strict(

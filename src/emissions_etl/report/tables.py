@@ -89,7 +89,7 @@ def runs_table(last_runs: pd.DataFrame, unit: str, divisor: float) -> str:
         )
     headers = ["started (UTC)", "resource", "file", "outcome", "seconds", "read", "rejected",
                "loaded", f"co2e ({unit})", "error"]  # fmt: skip
-    return _table("runs", headers, rows, numeric_from=4, numeric_to=8)
+    return data_table("runs", headers, rows, numeric_from=4, numeric_to=8)
 
 
 def rejects_table(latest_rejects: pd.DataFrame) -> str:
@@ -110,7 +110,7 @@ def rejects_table(latest_rejects: pd.DataFrame) -> str:
         for reject in latest_rejects.to_dict("records")
     ]
     headers = ["file", "sheet", "row", "column", "value", "code", "message"]
-    return _table("rejects", headers, rows, numeric_from=2, numeric_to=2)
+    return data_table("rejects", headers, rows, numeric_from=2, numeric_to=2)
 
 
 def records_table(top_records: pd.DataFrame, unit: str, divisor: float) -> str:
@@ -133,10 +133,10 @@ def records_table(top_records: pd.DataFrame, unit: str, divisor: float) -> str:
     ]
     headers = ["resource", "file", "sheet", "row", "source key", "facility", "activity date",
                f"co2e ({unit})"]  # fmt: skip
-    return _table("records", headers, rows, numeric_from=7, numeric_to=7)
+    return data_table("records", headers, rows, numeric_from=7, numeric_to=7)
 
 
-def _table(
+def data_table(
     name: str,
     headers: Sequence[str],
     rows: Sequence[tuple[str, Sequence[str]]],

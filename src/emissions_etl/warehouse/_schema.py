@@ -5,6 +5,8 @@ are replaced when ``views.sql`` changes, so a view that gains a column reaches o
 a migration. A DuckLake gets the same migrations with their PRIMARY KEY and CHECK constraints
 left out (DuckLake has none: the writer keeps keys unique, as it does in the file), so one
 schema serves both.
+The GHG inventory's views are composed after, from the rules stored in the warehouse
+(``_inventory.compose``, called by ``Warehouse.writer``).
 """
 
 from __future__ import annotations
@@ -16,13 +18,14 @@ from importlib.resources import files
 import duckdb
 
 #: The newest schema version this code writes.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 _MIGRATIONS: dict[int, str] = {
     1: "ddl.sql",
     2: "migration_2.sql",
     3: "migration_3.sql",
     4: "migration_4.sql",
+    5: "migration_5.sql",
 }
 #: Tables whose rows belong to one organization (``organization_id``).
 ORGANIZATION_TABLES = (

@@ -25,8 +25,9 @@ from emissions_etl.warehouse._connection import (
     fetch_frame,
     first_line,
 )
+from emissions_etl.warehouse._inventory import compose as compose_inventory
 from emissions_etl.warehouse._lock import WriterLock
-from emissions_etl.warehouse._schema import ensure_schema
+from emissions_etl.warehouse._schema import ORGANIZATION_TABLES, ensure_schema
 from emissions_etl.warehouse._target import WarehouseTarget
 from emissions_etl.warehouse._writer import WarehouseWriter
 
@@ -88,6 +89,7 @@ class Warehouse:
                         con, lake=self.is_lake, organization_id=self.organization_id
                     )
                 )
+                retried_on_conflict(lambda: compose_inventory(con))
                 self._writer_con = con
                 yield WarehouseWriter(con, self.organization_id, exclusive=not self.shared)
             except duckdb.Error as error:
@@ -100,20 +102,27 @@ class Warehouse:
                 lock.release()
 
     @contextmanager
-    def reading(self) -> Iterator[None]:
+    def reading(self, organization_id: str | None = None) -> Iterator[None]:
         """Queries inside share one read-only connection (a report's dozen): a lake is attached
-        once instead of once a query."""
+        once instead of once a query. With ``organization_id``, they see that organization's
+        rows only: every table holding organizations' rows is shadowed, for this connection, by
+        a view of its rows (the views built on them follow)."""
         if self._writer_con is not None or self._reader_con is not None:
             yield
             return
         if not self.target.exists:
             raise WarehouseError(f"{self.target}: no warehouse here yet (nothing has been loaded)")
-        self._reader_con = connect_target(self.target, read_only=True)
+        con = connect_target(self.target, read_only=True)
         try:
+            if organization_id is not None:
+                _only(con, organization_id)
+            self._reader_con = con
             yield
+        except duckdb.Error as error:
+            raise WarehouseError(f"{self.target}: {first_line(error)}") from error
         finally:
-            self._reader_con.close()
             self._reader_con = None
+            con.close()
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> pd.DataFrame:
         """Run ``sql`` read-only and return its rows (timestamps in UTC).
@@ -122,18 +131,33 @@ class Warehouse:
         hold a file either read-write or read-only, not both), inside ``reading()`` through its
         connection.
         """
-        held = self._writer_con or self._reader_con
-        if held is not None:
-            return _run(held.cursor(), sql, params, self.target)
+        if self._reader_con is not None:  # its own views: not through a cursor
+            return _run(self._reader_con, sql, params, self.target, close=False)
+        if self._writer_con is not None:
+            return _run(self._writer_con.cursor(), sql, params, self.target)
         if not self.target.exists:
-            raise WarehouseError(
-                f"{self.target}: no warehouse here yet (nothing has been loaded)"
-            )
+            raise WarehouseError(f"{self.target}: no warehouse here yet (nothing has been loaded)")
         return _run(connect_target(self.target, read_only=True), sql, params, self.target)
 
 
+def _only(con: duckdb.DuckDBPyConnection, organization_id: str) -> None:
+    """Shadow each organization table by a temporary view of ``organization_id``'s rows."""
+    [(database,)] = con.execute("SELECT current_database()").fetchall()
+    literal = organization_id.replace("'", "''")
+    for table in ORGANIZATION_TABLES:
+        con.execute(
+            f'CREATE TEMP VIEW {table} AS SELECT * FROM "{database}".main.{table} '
+            f"WHERE organization_id = '{literal}'"
+        )
+
+
 def _run(
-    con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any], target: WarehouseTarget
+    con: duckdb.DuckDBPyConnection,
+    sql: str,
+    params: Sequence[Any],
+    target: WarehouseTarget,
+    *,
+    close: bool = True,
 ) -> pd.DataFrame:
     try:
         con.execute("SET TimeZone = 'UTC'")
@@ -143,4 +167,5 @@ def _run(
     except duckdb.Error as error:
         raise WarehouseError(f"{target}: {first_line(error)}") from error
     finally:
-        con.close()
+        if close:
+            con.close()

@@ -14,7 +14,7 @@ import duckdb
 import pandas as pd
 
 from emissions_etl.loading.rejects import REJECT_COLUMNS
-from emissions_etl.warehouse import _runs
+from emissions_etl.warehouse import _inventory, _runs
 from emissions_etl.warehouse._conflicts import retrying
 from emissions_etl.warehouse._connection import fetch_frame
 from emissions_etl.warehouse._delete_insert import (
@@ -389,6 +389,12 @@ class WarehouseWriter:
                 "INSERT INTO resource_catalog VALUES (?, ?, ?, now())",
                 [resource, is_aggregate, description],
             )
+
+    @retrying
+    def declare_inventory_rule(self, resource: str, rule: _inventory.InventoryRule | None) -> None:
+        """Keep where ``resource``'s records sit in the GHG inventory (None: nowhere, its co2e
+        sums others') and rebuild ``ghg_inventory``; a rule that cannot bind is WarehouseError."""
+        _inventory.declare(self._con, resource, rule)
 
     @retrying
     def create_resource_view(self, resource: str, columns: Sequence[tuple[str, str, str]]) -> None:
