@@ -92,10 +92,12 @@ def test_a_leg_is_keyed_by_movement_and_stretch_else_by_its_own_id(tmp_path: Pat
         row(Expedición="", Tramo="1"),
     )
     assert rejects.empty, rejects.to_dict("records")
-    assert valid["source_key"].tolist() == ["exp-1|1", "exp-1|", "TMS-7", "envios.csv#5"]
+    # A leg with neither a movement nor its own id is keyed by its content in its source.
+    own = f"envios.csv#{valid['source_hash'].iloc[3]}#1"
+    assert valid["source_key"].tolist() == ["exp-1|1", "exp-1|", "TMS-7", own]
     no_names = References([ReferenceTable(TOCS, []), ReferenceTable(HUBS, [])])
     records, _ = resource_spec("logistics_requests").to_records(valid, no_names)
-    assert records["movement_id"].tolist() == ["EXP-1", "EXP-1", "TMS-7", "envios.csv#5"]
+    assert records["movement_id"].tolist() == ["EXP-1", "EXP-1", "TMS-7", own]
 
 
 def test_two_legs_with_one_key_are_a_duplicate(tmp_path: Path) -> None:

@@ -91,7 +91,9 @@ def test_plates_units_and_keys_resolve_and_a_missing_vehicle_is_its_parents_faul
     records, rejects = SPEC.to_records(valid, refs)
     assert records["vehicle_id"].tolist() == ["v-1", "v-1"]
     assert records["unit_id"].tolist() == ["u-l", "u-t"]
-    assert records["custom_id"].tolist() == ["OP-1", "tarjetas.csv#3"]
+    # A consumption without an operation number is keyed by its content in its source.
+    keyless = f"tarjetas.csv#{valid['source_hash'].iloc[1]}#1"
+    assert records["custom_id"].tolist() == ["OP-1", keyless]
     [reject] = rejects.to_dict("records")
     assert (reject["row"], reject["column"]) == (4, "Matrícula")
     assert reject["code"] == "PARENT_NOT_LOADED"
