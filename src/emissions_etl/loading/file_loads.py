@@ -64,12 +64,14 @@ def load_files(
     completion: JobCompletion | None = None,
     keep_going: bool = True,
     refresh: bool = True,
+    say: Callable[[str], None] | None = None,
 ) -> list[FileOutcome]:
     """Load every file in dependency order; with ``keep_going`` a failed file is recorded and
     the next one loads, else the error is raised. With ``refresh``, records whose co2e sums
-    others' (facilities, vehicles...) are read again at the end."""
+    others' (facilities, vehicles...) are read again at the end. ``say`` receives what a
+    person waiting should know (another load holding the warehouse)."""
     outcomes = []
-    warehouse = Warehouse(settings.warehouse)
+    warehouse = Warehouse(settings.warehouse, say=say)
     with ExitStack() as stack:
         client = stack.enter_context(open_client(settings))
         if completion is None:

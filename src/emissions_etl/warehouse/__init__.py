@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from emissions_etl.warehouse._runs import COUNT_COLUMNS, OUTCOMES
 from emissions_etl.warehouse._schema import SCHEMA_VERSION
-from emissions_etl.warehouse._warehouse import Warehouse
+from emissions_etl.warehouse._warehouse import WRITER_WAIT_SECONDS, Warehouse
 from emissions_etl.warehouse._writer import REMOTE_COLUMNS, WarehouseWriter
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "OUTCOMES",
     "REMOTE_COLUMNS",
     "SCHEMA_VERSION",
+    "WRITER_WAIT_SECONDS",
     "Warehouse",
     "WarehouseWriter",
 ]

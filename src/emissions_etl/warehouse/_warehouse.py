@@ -16,31 +16,55 @@ import pandas as pd
 
 from emissions_etl.errors import WarehouseError
 from emissions_etl.warehouse._connection import connect, fetch_frame, first_line
-from emissions_etl.warehouse._lock import WriterLock
+from emissions_etl.warehouse._lock import Say, WriterLock
 from emissions_etl.warehouse._schema import ensure_schema
 from emissions_etl.warehouse._writer import WarehouseWriter
 
+#: How long a writer waits for another load holding the file before it gives up (a nightly
+#: run's file may take minutes; runs of one Prefect server take turns before they get here).
+WRITER_WAIT_SECONDS = 600.0
+
 
 class Warehouse:
-    """One DuckDB file (default ``warehouse.duckdb``) holding every load run and its results."""
+    """One DuckDB file (default ``warehouse.duckdb``) holding every load run and its results.
 
-    def __init__(self, path: str | Path) -> None:
+    ``say`` receives the lines a writer has for a person while it waits for another load
+    (``waiting for ...: another load (pid n) is writing it; 30 s of at most 600 s``).
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        wait_seconds: float = WRITER_WAIT_SECONDS,
+        say: Say | None = None,
+    ) -> None:
         self.path = Path(path)
+        self.wait_seconds = wait_seconds
+        self.say = say
         self._writer_con: duckdb.DuckDBPyConnection | None = None
 
     def __repr__(self) -> str:
         return f"Warehouse({str(self.path)!r})"
 
+    @property
+    def writers_take_turns(self) -> bool:
+        """True: one process writes the file at a time (a DuckDB file). Runs that write it
+        should queue (``orchestration.warehouse_turns``); a warehouse that takes several writers
+        at once would say False."""
+        return True
+
     @contextmanager
-    def writer(self, *, wait_seconds: float = 30.0) -> Iterator[WarehouseWriter]:
+    def writer(self, *, wait_seconds: float | None = None) -> Iterator[WarehouseWriter]:
         """The exclusive writer for one load run; creates or upgrades the schema first.
 
-        Waits up to ``wait_seconds`` for another load holding ``<path>.lock``, then raises
-        WarehouseError naming its pid. A DuckDB error inside the block leaves as WarehouseError.
+        Waits up to ``wait_seconds`` (default: the warehouse's) for another load holding
+        ``<path>.lock``, telling ``say`` now and then, then raises WarehouseError naming its
+        pid. A DuckDB error inside the block leaves as WarehouseError.
         """
         self.path.parent.mkdir(parents=True, exist_ok=True)
         lock = WriterLock(self.path)
-        lock.acquire(wait_seconds)
+        lock.acquire(self.wait_seconds if wait_seconds is None else wait_seconds, self.say)
         try:
             con = connect(self.path)
             try:
