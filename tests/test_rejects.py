@@ -86,3 +86,17 @@ def test_a_csv_source_becomes_an_annotated_xlsx(tmp_path: Path) -> None:
     sheet = openpyxl.load_workbook(out).worksheets[0]
     assert sheet["A1"].value == "Facility"
     assert "6 digits" in sheet["G3"].comment.text
+
+
+def test_a_row_the_service_refuses_with_an_empty_cell_shows_the_cell_empty_not_nan() -> None:
+    from emissions_etl.loading.writing._context import rejects_at
+
+    rows = pd.DataFrame(
+        {"_file": ["w.xlsx"], "_sheet": ["Wastes"], "_row": [4], "destination": [float("nan")]}
+    )
+
+    [reject] = rejects_at(rows, WASTES, [(0, "destination", "REQUIRED", "missing")]).to_dict(
+        "records"
+    )
+
+    assert reject["value"] == ""

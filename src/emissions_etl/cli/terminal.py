@@ -138,25 +138,40 @@ def load_files(
             return advance
 
         return load_in_order(planned, settings=resolved, options=options, progress=tracker,
-                             keep_going=False)  # fmt: skip
+                             keep_going=False, say=say)  # fmt: skip
+
+
+def say(line: str) -> None:
+    """What a person waiting should know (another load holding the warehouse), on stderr."""
+    err.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
 def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: Path | None) -> bool:
-    """The summary table, the first rejects with their reasons, and the rejects file; True when
-    any row was rejected."""
+    """The summary table (the figures and words of ``loading.figures``, as the flows say
+    them), where sent rows went, the first rejects with their reasons, and the rejects file;
+    True when any row was rejected."""
     from rich.table import Table
 
-    table = Table("file", "resource", "outcome", "read", "rejected", "unchanged", "adopted",
-                  "sent", "loaded", "deleted", "co2e kg")  # fmt: skip
+    from emissions_etl.loading.figures import (
+        CO2E_COLUMNS,
+        ROW_COLUMNS,
+        count,
+        kg,
+        sent_explained,
+    )
+
+    table = Table("file", "resource", "outcome", *ROW_COLUMNS, *CO2E_COLUMNS,
+                  caption="co2e of activity records only: facilities, hubs, vehicles and "
+                  "employees carry sums of other records (not added)")  # fmt: skip
     for outcome in outcomes:
         s = outcome.summary
         if s is None:
             continue
         table.add_row(
             outcome.path.name, s.resource, s.outcome,
-            *(f"{n:,}" for n in (s.rows_read, s.rows_rejected, s.rows_unchanged, s.rows_adopted,
-                                 s.rows_sent, s.rows_loaded, s.rows_deleted)),
-            f"{s.co2e_kg:,.1f}",
+            *(count(n) for n in (s.rows_read, s.rows_rejected, s.rows_unchanged, s.rows_loaded,
+                                 s.rows_failed)),
+            kg(s.co2e_loaded_kg), kg(s.co2e_in_service_kg),
         )  # fmt: skip
     out.print(table)
     for outcome in outcomes:
@@ -171,12 +186,20 @@ def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: Path | No
                 highlight=False,
                 markup=False,
             )
-        for note in s.notes:
-            out.print(f"{outcome.path.name}: {note}", highlight=False, markup=False)
+        adopted = f"{s.rows_adopted:,} found in the service and adopted, not created"
+        lines = [sent_explained(s), adopted if s.rows_adopted and s.outcome != "dry_run" else ""]
+        for line in [*lines, *s.notes]:
+            if line:
+                out.print(f"{outcome.path.name}: {line}", highlight=False, markup=False)
     rejects = {o.path: o.summary.rejects for o in outcomes if o.summary is not None}
     for path, frame in rejects.items():
         if not frame.empty:
-            out.print(f"[bold]{path.name}[/]: {len(frame)} rejected cell(s)")
+            from emissions_etl.loading.pipeline import rejected_rows
+
+            out.print(
+                f"[bold]{path.name}[/]: {len(frame)} rejected cell(s) in "
+                f"{rejected_rows(frame)} row(s)"
+            )
             print_rejects(frame)
     if rejects_target is not None:
         write_rejects(rejects, rejects_target)
