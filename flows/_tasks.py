@@ -2,31 +2,34 @@
 
 from __future__ import annotations
 
+import socket
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 from prefect import Task, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.client.schemas.objects import TaskRun
-from prefect.states import Completed, Failed, State
+from prefect.runtime import flow_run
+from prefect.states import Failed, State
 
 from emissions_etl.connection import open_client
 from emissions_etl.errors import EmissionsEtlError
 from emissions_etl.loading.file_loads import FileOutcome, load_files
 from emissions_etl.loading.inbox import plan_inbox
 from emissions_etl.loading.pipeline import LoadOptions, refresh_aggregates
+from emissions_etl.orchestration import run_report, warehouse_turns
 from emissions_etl.orchestration.config import resolve_inbox, resolve_settings
-from emissions_etl.orchestration.run_report import (
-    RunVerdict,
-    log_outcome,
-    rejects_note,
-    rejects_rows,
-    summary_markdown,
-    verdict,
-)
+from emissions_etl.orchestration.run_logs import quiet_run_logs
+from emissions_etl.orchestration.run_names import artifact_key, load_task_name
+from emissions_etl.orchestration.run_report import RunVerdict
+from emissions_etl.orchestration.run_states import end_state
 from emissions_etl.report import write_report
 from emissions_etl.resources import resource_spec
 from emissions_etl.warehouse import Warehouse
+
+quiet_run_logs()  # imported by the run's process before the run starts
 
 
 def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) -> bool:
@@ -40,7 +43,16 @@ def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) 
     return False
 
 
-@task(name="plan inbox")
+def warehouse_turn() -> AbstractContextManager[None]:
+    """This run's turn on its warehouse: runs that write one warehouse take turns."""
+    warehouse = Warehouse(resolve_settings(require_api=False).warehouse)
+    run_id = flow_run.get_id()
+    return warehouse_turns.warehouse_turn(
+        warehouse, say=get_run_logger().info, flow_run_id=UUID(run_id) if run_id else None
+    )
+
+
+@task(name="plan inbox", task_run_name="plan inbox")
 def plan(inbox: str | None) -> list[tuple[str, str | None, str]]:
     """(file, resource or None, problem) for every file of the inbox, parents first."""
     logger = get_run_logger()
@@ -52,72 +64,105 @@ def plan(inbox: str | None) -> list[tuple[str, str | None, str]]:
 
 @task(
     name="load file",
+    task_run_name=load_task_name,
     retries=2,
     retry_delay_seconds=[10, 60],
     retry_condition_fn=_transient_only,
 )
-def load_one(path: str, resource: str, options: LoadOptions) -> FileOutcome:
-    """Read, validate, write and land one file (safe to retry: writes are exactly-once)."""
+def load_one(path: str, resource: str, options: LoadOptions) -> Any:
+    """Read, validate, write and land one file (safe to retry: writes are exactly-once). A file
+    that could not be loaded ends the task Failed, its error as the state's data."""
     settings = resolve_settings()
+    logger = get_run_logger()
     [outcome] = load_files(
-        [(Path(path), resource_spec(resource))], settings=settings, options=options, refresh=False
+        [(Path(path), resource_spec(resource))],
+        settings=settings,
+        options=options,
+        refresh=False,
+        say=logger.info,
     )
-    log_outcome(get_run_logger(), outcome)
-    if outcome.error is not None and outcome.error.transient:
-        raise outcome.error  # a retry may succeed
+    run_report.log_outcome(logger, outcome)
+    if outcome.error is not None:
+        return Failed(message=f"{outcome.path.name}: {outcome.reason}", data=outcome.error)
     return outcome
 
 
-def publish(outcomes: list[FileOutcome]) -> State[Any]:
-    """The summary and the rejects (whatever the outcome), then the run's true end state.
-
-    The state is made here, in the flow, for the flow to return as it is. A State that a task
-    returns becomes that task's own state: the flow would only count it ("1/1 states failed.",
-    "All states completed."), losing the "Partial" name and the message with the counts.
-    """
-    run = publish_artifacts(outcomes)
-    if run.state == "failed":
-        return Failed(message=run.message)
-    if run.state == "partial":
-        return Completed(name="Partial", message=run.message)
-    return Completed(message=run.message)
+def file_outcome(path: str, resource: str, state: State[Any]) -> FileOutcome:
+    """The outcome of ``load_one`` from its final state."""
+    if state.is_completed():
+        outcome: FileOutcome = state.result()
+        return outcome
+    error = state.result(raise_on_failure=False)
+    if not isinstance(error, EmissionsEtlError):
+        error = EmissionsEtlError(str(state.message))
+    return FileOutcome(Path(path), resource, error=error)
 
 
-@task(name="refresh sums", retries=2, retry_delay_seconds=[10, 60])
+def failed_file(path: str, resource: str | None, problem: str) -> FileOutcome:
+    """A file that could not be routed: failed, with the one-line reason."""
+    return FileOutcome(Path(path), resource or "unknown", error=EmissionsEtlError(problem))
+
+
+@task(name="refresh sums", task_run_name="refresh sums", retries=2, retry_delay_seconds=[10, 60])
 def refresh_sums() -> int:
     """Read again the records whose co2e sums others' (facilities, hubs, vehicles, employees),
     once every file of the run has loaded."""
     settings = resolve_settings()
+    logger = get_run_logger()
     with open_client(settings) as client:
-        refreshed = refresh_aggregates(client, Warehouse(settings.warehouse))
-    get_run_logger().info("refreshed %d record(s) whose co2e sums others'", refreshed)
+        refreshed = refresh_aggregates(client, Warehouse(settings.warehouse, say=logger.info))
+    logger.info("refreshed %d record(s) whose co2e sums others'", refreshed)
     return refreshed
 
 
-@task(name="publish run artifacts")
+def publish(outcomes: list[FileOutcome]) -> State[Any]:
+    """The summary, the rejects and the report (whatever the outcome), then the run's end
+    state, made here in the flow for the flow to return as it is (a State a task returns is
+    that task's own)."""
+    return end_state(publish_artifacts(outcomes))
+
+
+@task(name="publish run artifacts", task_run_name="publish run artifacts")
 def publish_artifacts(outcomes: list[FileOutcome]) -> RunVerdict:
-    """The summary markdown and the rejects table; returns how the run ends."""
+    """The summary markdown, the rejects table and the report's artifact; returns how the run
+    ends, logged in one line."""
+    logger = get_run_logger()
     warehouse = resolve_settings(require_api=False).warehouse
-    report = (
-        write_report(warehouse, warehouse.with_name("report.html")) if warehouse.exists() else None
-    )
+    run = run_report.verdict(outcomes)
     create_markdown_artifact(
-        key="emissions-load-summary",
-        markdown=summary_markdown(outcomes, str(report.path.resolve()) if report else None),
-        description="Load summary",
+        key=artifact_key("summary"),
+        markdown=run_report.summary_markdown(outcomes, run),
+        description=f"Load summary: {run.state}",
     )
-    rows, total = rejects_rows(outcomes)
+    rows, cells, rejected = run_report.rejects_rows(outcomes)
     if rows:
         create_table_artifact(
-            key="emissions-load-rejects",
+            key=artifact_key("rejects"),
             table=rows,
-            description=rejects_note(len(rows), total, str(warehouse)),
+            description=run_report.rejects_note(len(rows), cells, rejected, str(warehouse)),
         )
-    run = verdict(outcomes)
-    get_run_logger().info("run %s: %s", run.state, run.message)
+    _publish_report(warehouse, logger)
+    level = {"failed": "error", "partial": "warning"}.get(run.state, "info")
+    getattr(logger, level)("run %s: %s", run.state, run.message)
     return run
 
 
-def failed_file(path: str, resource: str | None, problem: str) -> FileOutcome:
-    """A file that could not be routed or loaded: failed, with the one-line reason."""
-    return FileOutcome(Path(path), resource or "unknown", error=EmissionsEtlError(problem))
+def _publish_report(warehouse_path: Path, logger: Any) -> None:
+    """Write report.html beside the warehouse and say where it is, with its headline."""
+    if not warehouse_path.exists():
+        return
+    warehouse = Warehouse(warehouse_path)
+    try:
+        report = write_report(warehouse, warehouse_path.with_name("report.html"))
+        by_resource = warehouse.query(run_report.CO2E_BY_RESOURCE)
+    except (EmissionsEtlError, OSError) as error:
+        logger.warning("the report was not written: %s", error)
+        return
+    create_markdown_artifact(
+        key=artifact_key("report"),
+        markdown=run_report.report_markdown(
+            report, host=socket.gethostname(), by_resource=by_resource
+        ),
+        description=f"Report: {report.path.resolve()} on {socket.gethostname()}",
+    )
+    logger.info("report %s written (%d activity records)", report.path.resolve(), report.records)
