@@ -161,7 +161,10 @@ def _publish_report(warehouse_path: Path, logger: Any) -> None:
     create_markdown_artifact(
         key=artifact_key("report"),
         markdown=run_report.report_markdown(
-            report, host=socket.gethostname(), by_resource=by_resource
+            report,
+            host=socket.gethostname(),
+            by_resource=by_resource,
+            warehouse_name=warehouse_path.name,
         ),
         description=f"Report: {report.path.resolve()} on {socket.gethostname()}",
     )

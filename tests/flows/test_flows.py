@@ -94,9 +94,10 @@ def table_rows(artifact: Any) -> list[dict[str, Any]]:
     return list(data)
 
 
-def summary_line(markdown: str, file_name: str) -> str:
-    [line] = [line for line in markdown.splitlines() if line.startswith(f"| {file_name} |")]
-    return line
+def summary_line(markdown: str, file_name: str, table: int = 0) -> str:
+    """The file's line in the summary's rows table (``table=1``: its co2e table)."""
+    lines = [line for line in markdown.splitlines() if line.startswith(f"| {file_name} |")]
+    return lines[table]
 
 
 def remote_waste_count(tenant: Tenant) -> int:
@@ -131,9 +132,9 @@ def test_a_nightly_run_with_a_corrupt_workbook_fails_and_its_summary_says_why(
     state = run_flow(nightly_load, str(inbox))
 
     assert state.is_failed(), (state.name, state.message)
-    assert state.message.startswith("3 files, 1 failed; rows read 6, rejected 1, unchanged 0, "
-                                    "loaded 5, failed 0; co2e ")  # fmt: skip
-    assert "corrupt.xlsx: [UnsupportedSourceError]" in state.message
+    assert state.message.startswith("corrupt.xlsx: [UnsupportedSourceError] not an xlsx or csv "
+                                    "file; 3 files, 1 failed; rows read 6, rejected 1, unchanged "
+                                    "0, loaded 5, failed 0; co2e ")  # fmt: skip
     assert remote_waste_count(flow_env) == 5  # the other files loaded all the same
     run = flow_run_of(state)
     assert run.name == f"nightly {flow_env.workdir.name}/inbox"
@@ -150,15 +151,15 @@ def test_a_nightly_run_with_a_corrupt_workbook_fails_and_its_summary_says_why(
     assert artifacts["summary"].key == "emissions-nightly-load-summary"  # the flow's name
     markdown = str(artifacts["summary"].data)
     assert "| wastes | failed |" in summary_line(markdown, "corrupt.xlsx")
-    assert "- **corrupt.xlsx**: [UnsupportedSourceError]" in markdown
-    assert "not an xlsx or csv file" in markdown
+    assert "- **corrupt.xlsx**: [UnsupportedSourceError] not an xlsx or csv file" in markdown
     assert "| succeeded | 3 | 0 | 0 | 3 | 0 |" in summary_line(markdown, "a.xlsx")
     assert "| partial | 3 | 1 | 0 | 2 | 0 |" in summary_line(markdown, "b.xlsx")
+    assert "- b.xlsx, sheet Wastes, row 6, Base quantity: " in markdown  # what to change
     assert "~$a.xlsx" not in markdown
-    assert "**Run:** failed: 3 files, 1 failed" in markdown
+    assert "**Run:** failed: corrupt.xlsx: [UnsupportedSourceError]" in markdown
     [reject] = table_rows(artifacts["rejects"])
     assert (reject["file"], reject["row"], reject["code"]) == ("b.xlsx", "6", "NOT_POSITIVE")
-    assert artifacts["rejects"].description == "All 1 rejected cell(s), in 1 rejected row."
+    assert artifacts["rejects"].description.startswith("All 1 rejected cell(s), in 1 rejected row")
     assert "report.html" in str(artifacts["report"].data)
     logs = logs_of(state)
     messages = [log.message for log in logs]
@@ -212,7 +213,7 @@ def test_a_partial_load_resource_run_is_completed_tagged_partial_with_its_counts
     assert state.name == "Completed"  # a name of Prefect's own: the UI's filters list it
     assert flow_run_of(state).tags == ["partial"]
     assert state.message.startswith(
-        "1 file; rows read 5, rejected 1, unchanged 0, loaded 4, failed 0"
+        "partial: 1 file; rows read 5, rejected 1, unchanged 0, loaded 4, failed 0"
     )
     artifacts = artifacts_of(state)
     assert set(artifacts) == {"summary", "rejects", "report"}
@@ -290,9 +291,8 @@ def test_a_nightly_over_hubs_and_wastes_says_the_co2e_of_activity_records_once(
     assert in_service_kg(again.message) == pytest.approx(activity, abs=0.05)
     assert re.search(r"loaded 0, failed \d+; co2e 0\.0 kg loaded by this run", again.message)
     markdown = str(artifacts_of(again)["summary"].data)
-    hubs = summary_line(markdown, "hubs_2026.xlsx")
-    assert hubs.endswith("|  |  |")  # no co2e figure for records that sum others'
-    assert "logistic_hubs carry the sum of other records' co2e: not added" in markdown
+    hubs = summary_line(markdown, "hubs_2026.xlsx", table=1)
+    assert hubs == "| hubs_2026.xlsx | not added: sums of other records |  |"
 
 
 def test_a_run_that_found_the_service_down_is_tried_again(

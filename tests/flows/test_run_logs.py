@@ -43,7 +43,8 @@ def exc_info(error: BaseException) -> tuple[type[BaseException], BaseException, 
         raise error
     except BaseException:
         kind, value, traceback = sys.exc_info()
-        assert kind is not None and value is not None
+        assert kind is not None
+        assert value is not None
         return kind, value, traceback
 
 

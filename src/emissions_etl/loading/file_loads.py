@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from emissions_etl.connection import open_client
-from emissions_etl.errors import ApiStatusError, EmissionsEtlError, StrictModeError
+from emissions_etl.errors import ApiStatusError, EmissionsEtlError, InputError, StrictModeError
 from emissions_etl.loading.pipeline import (
     LoadOptions,
     LoadSummary,
@@ -42,11 +42,13 @@ class FileOutcome:
 
     @property
     def reason(self) -> str:
-        """One line: the stable code when the service sent one, and the message."""
+        """One line: the stable code when the service sent one, and the message (without the
+        file's path, named beside it wherever a reason is shown)."""
         if self.error is None:
             return ""
         code = getattr(self.error, "code", None) if isinstance(self.error, ApiStatusError) else None
-        return f"[{code or type(self.error).__name__}] {self.error}"
+        message = self.error.reason if isinstance(self.error, InputError) else str(self.error)
+        return f"[{code or type(self.error).__name__}] {message}"
 
 
 def in_load_order(planned: Sequence[tuple[Path, ResourceSpec]]) -> list[tuple[Path, ResourceSpec]]:

@@ -24,17 +24,19 @@ from emissions_etl.loading.figures import (
     sent_explained,
 )
 from emissions_etl.loading.file_loads import FileOutcome
-from emissions_etl.loading.pipeline import rejected_rows
+from emissions_etl.loading.pipeline import LoadSummary, rejected_rows
 
 if TYPE_CHECKING:
     from emissions_etl.report import ReportSummary
 
 #: At most this many rejects go into a table artifact; the warehouse keeps them all.
 MAX_REJECTS_IN_ARTIFACT = 500
-#: Longer cell texts are cut in the rejects table, so it fits a laptop's screen (the
-#: warehouse's ``rejects_latest`` and ``--rejects`` files hold them whole).
-MAX_VALUE_CHARS = 40
-MAX_MESSAGE_CHARS = 110
+#: Rejected cells the summary lists with what to change.
+MAX_REJECTS_IN_SUMMARY = 10
+#: Longer texts are cut in the rejects table, so its six columns fit a laptop's screen beside
+#: the UI's panels (the warehouse's ``rejects_latest`` and ``--rejects`` files hold them whole).
+MAX_FILE_CHARS = 28
+MAX_VALUE_CHARS = 20
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ def verdict(outcomes: Sequence[FileOutcome]) -> RunVerdict:
         first = failed[0]
         more = f" (and {len(failed) - 1} more failed file(s))" if len(failed) > 1 else ""
         outage = all(o.error is not None and o.error.transient for o in outcomes)
-        return RunVerdict("failed", f"{counts}; {first.path.name}: {first.reason}{more}", outage)
+        return RunVerdict("failed", f"{first.path.name}: {first.reason}{more}; {counts}", outage)
     if figures.rows_in_service == 0:
         return RunVerdict("failed", f"nothing could be loaded: {counts}")
     if figures.rows_rejected or figures.rows_failed or any(
@@ -86,30 +88,17 @@ def log_outcome(logger: logging.Logger | logging.LoggerAdapter[Any], outcome: Fi
 
 
 def summary_markdown(outcomes: Sequence[FileOutcome], run: RunVerdict) -> str:
-    """The run's verdict, every file with its figures, then why files failed, where sent rows
-    went, the notes, and what the columns mean. Narrow columns: the words go under the table."""
-    headers = ("file", "resource", "outcome", *ROW_COLUMNS, *CO2E_COLUMNS)
-    lines = [
-        "# Load summary",
-        "",
-        f"**Run:** {run.state}: {_escape(run.message)}",
-        "",
-        "| " + " | ".join(headers) + " |",
-        "|---|---|---|" + "---:|" * (len(headers) - 3),
-    ]
-    for o in outcomes:
-        s = o.summary
-        cells: tuple[str, ...] = ("",) * (len(headers) - 3)
-        if s is not None:
-            cells = (
-                *(count(n) for n in (s.rows_read, s.rows_rejected, s.rows_unchanged,
-                                     s.rows_loaded, s.rows_failed)),
-                kg(s.co2e_loaded_kg),
-                kg(s.co2e_in_service_kg),
-            )  # fmt: skip
-        lines.append(
-            f"| {_escape(o.path.name)} | {o.resource} | {o.outcome} | " + " | ".join(cells) + " |"
-        )
+    """The run's verdict; every file's rows, then its co2e (two narrow tables: a table's cells
+    do not wrap in the UI); then why files failed, where sent rows went, the notes, the first
+    rejected cells with what to change, and what the columns mean."""
+    lines = ["# Load summary", "", f"**Run:** {run.state}: {_escape(run.message)}", ""]
+    rows = [(o.path.name, o.resource, o.outcome, *_row_counts(o.summary)) for o in outcomes]
+    lines += _table(("file", "resource", "outcome", *ROW_COLUMNS), rows, numeric_from=3)
+    figures = Figures.of(outcomes)
+    co2e = [(o.path.name, *_co2e_cells(o.summary)) for o in outcomes]
+    co2e.append(("**all files**", f"**{kg(figures.co2e_loaded_kg)}**",
+                 f"**{kg(figures.co2e_in_service_kg)}**"))  # fmt: skip
+    lines += ["", *_table(("file", *CO2E_COLUMNS), co2e, numeric_from=1)]
     remarks = [f"- **{_escape(o.path.name)}**: {_escape(o.reason)}" for o in outcomes if o.error]
     for o in outcomes:
         if o.summary is None:
@@ -117,18 +106,61 @@ def summary_markdown(outcomes: Sequence[FileOutcome], run: RunVerdict) -> str:
         sent = sent_explained(o.summary)
         remarks += [f"- {_escape(o.path.name)}: {_escape(sent)}"] if sent else []
         remarks += [f"- {_escape(o.path.name)}: {_escape(note)}" for note in o.summary.notes]
-        if o.summary.is_aggregate:
-            remarks.append(
-                f"- {_escape(o.path.name)}: {o.resource} carry the sum of other records' co2e: "
-                "not added"
-            )
     if remarks:
         lines += ["", *remarks]
+    rejects = _rejects(outcomes)
+    if not rejects.empty:
+        shown = rejects.head(MAX_REJECTS_IN_SUMMARY)
+        lines += ["", f"**Rejected cells** ({_first(len(shown), len(rejects))}; all of them in "
+                  "the rejects table):", ""]  # fmt: skip
+        lines += [
+            f"- {_escape(_text(r['file']))}{_sheet(r['sheet'])} row {_text(r['row'])}, "
+            f"{_escape(_text(r['column']))}: {_escape(_text(r['message']))} "
+            f"`{_text(r['code'])}`"
+            for r in shown.to_dict("records")
+        ]
     lines += ["", f"*{LEGEND}*"]
     return "\n".join(lines)
 
 
-def report_markdown(report: ReportSummary, *, host: str, by_resource: pd.DataFrame) -> str:
+def _row_counts(s: LoadSummary | None) -> tuple[str, ...]:
+    if s is None:
+        return ("",) * len(ROW_COLUMNS)
+    return tuple(count(n) for n in (s.rows_read, s.rows_rejected, s.rows_unchanged,
+                                     s.rows_loaded, s.rows_failed))  # fmt: skip
+
+
+def _co2e_cells(s: LoadSummary | None) -> tuple[str, str]:
+    if s is None:
+        return "", ""
+    if s.is_aggregate:
+        return "not added: sums of other records", ""
+    return kg(s.co2e_loaded_kg), kg(s.co2e_in_service_kg)
+
+
+def _table(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], *, numeric_from: int
+) -> list[str]:
+    aligns = ["---" if i < numeric_from else "---:" for i in range(len(headers))]
+    return [
+        "| " + " | ".join(headers) + " |",
+        "|" + "|".join(aligns) + "|",
+        *("| " + " | ".join(_escape(cell) for cell in row) + " |" for row in rows),
+    ]
+
+
+def _first(shown: int, total: int) -> str:
+    return f"all {total:,}" if shown == total else f"the first {shown:,} of {total:,}"
+
+
+def _sheet(sheet: object) -> str:
+    text = _text(sheet)
+    return f", sheet {_escape(text)}," if text else ","
+
+
+def report_markdown(
+    report: ReportSummary, *, host: str, by_resource: pd.DataFrame, warehouse_name: str
+) -> str:
     """The report's headline and where its HTML is (a path on the worker that wrote it)."""
     path = report.path.resolve()
     period = (
@@ -140,8 +172,8 @@ def report_markdown(report: ReportSummary, *, host: str, by_resource: pd.DataFra
         "# Emissions report",
         "",
         f"**{report.records:,} activity records** in the warehouse, **{kg(report.co2e_kg)} kg "
-        f"co2e**{period}; {report.runs:,} load runs, {report.open_rejects:,} rejected cells "
-        "still to fix.",
+        f"co2e**{period}; {_plural(report.runs, 'load run')}, "
+        f"{_plural(report.open_rejects, 'rejected cell')} still to fix.",
         "",
     ]
     if not by_resource.empty:
@@ -154,8 +186,9 @@ def report_markdown(report: ReportSummary, *, host: str, by_resource: pd.DataFra
     lines += [
         f"The HTML report (charts by month and facility, the runs, the rejects) is on the "
         f"worker **{_escape(host)}**: [{_escape(path.name)}]({path.as_uri()}) at "
-        f"`{path}` (the link opens on that machine). `emissions-etl report` writes it again "
-        "wherever the warehouse is.",
+        f"`{path}` (the link opens on that machine). `emissions-etl report --warehouse "
+        f"{path.with_name(warehouse_name)} --out report.html` writes it again wherever the "
+        "warehouse is.",
         "",
         "*co2e of activity records only: facilities, hubs, vehicles and employees carry sums of "
         "other records and are not added.*",
@@ -170,30 +203,33 @@ CO2E_BY_RESOURCE = """
 """
 
 
-def rejects_rows(outcomes: Sequence[FileOutcome]) -> tuple[list[dict[str, Any]], int, int]:
-    """Rejects as table rows (capped, long texts cut, empty cells empty), how many rejected
-    cells there are in all, and in how many rows."""
+def _rejects(outcomes: Sequence[FileOutcome]) -> pd.DataFrame:
     frames = [o.summary.rejects for o in outcomes if o.summary and not o.summary.rejects.empty]
     frames += [
         o.error.rejects
         for o in outcomes
         if isinstance(o.error, StrictModeError) and o.error.rejects is not None
     ]
-    if not frames:
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def rejects_rows(outcomes: Sequence[FileOutcome]) -> tuple[list[dict[str, Any]], int, int]:
+    """Rejects as table rows (capped; no sentence: a table's cells do not wrap in the UI, so
+    the summary says what to change), how many rejected cells there are in all, and in how
+    many rows."""
+    rejects = _rejects(outcomes)
+    if rejects.empty:
         return [], 0, 0
-    rejects = pd.concat(frames, ignore_index=True)
-    shown = rejects.head(MAX_REJECTS_IN_ARTIFACT)
     rows = [
         {
-            "file": _text(r["file"]),
-            "sheet": _text(r["sheet"]),
+            "file": _cut(_text(r["file"]), MAX_FILE_CHARS),
+            "sheet": _cut(_text(r["sheet"]), MAX_VALUE_CHARS),
             "row": _text(r["row"]),
-            "column": _text(r["column"]),
+            "column": _cut(_text(r["column"]), MAX_VALUE_CHARS),
             "value": _cut(_text(r["value"]), MAX_VALUE_CHARS),
             "code": _text(r["code"]),
-            "message": _cut(_text(r["message"]), MAX_MESSAGE_CHARS),
         }
-        for r in shown.to_dict("records")
+        for r in rejects.head(MAX_REJECTS_IN_ARTIFACT).to_dict("records")
     ]
     return rows, len(rejects), rejected_rows(rejects)
 
@@ -203,11 +239,16 @@ def rejects_note(shown: int, cells: int, rows: int, warehouse: str) -> str:
     is when it is cut."""
     of_rows = f"in {rows:,} rejected row{'' if rows == 1 else 's'}"
     if cells <= shown:
-        return f"All {cells:,} rejected cell(s), {of_rows}."
+        return f"All {cells:,} rejected cell(s), {of_rows} (what to change: the summary)."
     return (
         f"Showing {shown:,} of {cells:,} rejected cells ({cells - shown:,} omitted), {of_rows}. "
-        f"All of them are in the warehouse {warehouse}: `SELECT * FROM rejects_latest`."
+        f"All of them, with what to change, are in the warehouse {warehouse}: "
+        "`SELECT * FROM rejects_latest`."
     )
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def _text(value: object) -> str:

@@ -1,8 +1,9 @@
 """How a flow run ends, in Prefect's own state names, so the UI's filters (which list only
 those) find every run:
 
-- **Completed**, its message the run's figures; a run with rejected or failed rows also gets
-  the tag ``partial`` (the UI filters by tag; an automation can notify on it);
+- **Completed**, its message the run's figures; a run with rejected or failed rows says
+  ``partial: `` first and gets the tag ``partial`` (the UI filters runs by tag; an automation
+  matches the message, since the server's events carry the tags a run had when it started);
 - **Failed**, its message the figures and the first failed file's reason; not retried, since
   trying the same files again fails the same way;
 - a **service outage** (every file failed on an error that passes: 5xx, 429, no connection)
@@ -17,8 +18,9 @@ from typing import Any
 from emissions_etl.errors import ServiceOutageError
 from emissions_etl.orchestration.run_report import RunVerdict
 
-#: Tag of a run that completed with rejected or failed rows.
+#: Tag of a run that completed with rejected or failed rows, and how its message begins.
 PARTIAL_TAG = "partial"
+PARTIAL_PREFIX = "partial: "
 #: A run that found the service down is tried again this many times, this long apart.
 OUTAGE_RETRIES = 2
 OUTAGE_RETRY_SECONDS = 300
@@ -36,6 +38,7 @@ def end_state(run: RunVerdict) -> Any:
         return Failed(message=run.message)
     if run.state == "partial":
         _tag_run(PARTIAL_TAG)
+        return Completed(message=PARTIAL_PREFIX + run.message)
     return Completed(message=run.message)
 
 
