@@ -11,7 +11,11 @@ from prefect.states import State
 
 from emissions_etl.loading.pipeline import LoadOptions
 from emissions_etl.orchestration.run_names import nightly_run_name
-from emissions_etl.orchestration.run_states import OUTAGE_RETRIES, OUTAGE_RETRY_SECONDS
+from emissions_etl.orchestration.run_states import (
+    OUTAGE_RETRIES,
+    OUTAGE_RETRY_SECONDS,
+    retried_only_on_outage,
+)
 from flows._tasks import (
     failed_file,
     file_outcome,
@@ -47,7 +51,7 @@ def nightly_load(
             longer has (refused when rows are rejected or more than 20 % would go).
         allow_mass_delete: Let a mirror delete more than 20 % of a source's records.
     """
-    with warehouse_turn():
+    with retried_only_on_outage(), warehouse_turn():
         options = LoadOptions(strict=strict, mirror=mirror, allow_mass_delete=allow_mass_delete)
         outcomes = []
         for path, resource, problem in plan(inbox):

@@ -9,7 +9,11 @@ from prefect.states import State
 
 from emissions_etl.loading.pipeline import LoadOptions
 from emissions_etl.orchestration.run_names import file_run_name
-from emissions_etl.orchestration.run_states import OUTAGE_RETRIES, OUTAGE_RETRY_SECONDS
+from emissions_etl.orchestration.run_states import (
+    OUTAGE_RETRIES,
+    OUTAGE_RETRY_SECONDS,
+    retried_only_on_outage,
+)
 from flows._tasks import file_outcome, load_one, publish, warehouse_turn
 
 
@@ -53,7 +57,7 @@ def load_resource(
         mirror=mirror,
         allow_mass_delete=allow_mass_delete,
     )
-    with warehouse_turn():
+    with retried_only_on_outage(), warehouse_turn():
         state = load_one(path, resource, options, return_state=True)
         return publish([file_outcome(path, resource, state)])
 

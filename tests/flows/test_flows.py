@@ -322,3 +322,18 @@ def test_a_run_that_found_the_service_down_is_tried_again(
     messages = log_messages_of(state)
     assert any("ServiceOutageError" in m and "the service looks down" in m for m in messages)
     assert any("AwaitingRetry" in m for m in messages)
+
+
+def test_a_run_without_its_inbox_fails_at_once_saying_why_in_one_line(flow_env: Tenant) -> None:
+    from flows.nightly import nightly_load
+
+    missing = flow_env.workdir / "no-such-inbox"
+
+    state = run_flow(nightly_load.with_options(retry_delay_seconds=1), str(missing))
+
+    assert state.is_failed(), (state.name, state.message)
+    assert f"inbox folder {missing} does not exist" in state.message
+    assert flow_run_of(state).run_count == 1  # no retry: trying again changes nothing
+    logs = logs_of(state)
+    assert [log for log in logs if log.level >= 40 and "Traceback" in log.message] == []
+    assert any(log.level >= 40 and "does not exist" in log.message for log in logs)

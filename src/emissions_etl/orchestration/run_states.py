@@ -8,14 +8,17 @@ those) find every run:
   trying the same files again fails the same way;
 - a **service outage** (every file failed on an error that passes: 5xx, 429, no connection)
   raises ``ServiceOutageError``: the flows' retries try the whole run again
-  ``OUTAGE_RETRY_SECONDS`` later, ``OUTAGE_RETRIES`` times, and then it ends Failed.
+  ``OUTAGE_RETRY_SECONDS`` later, ``OUTAGE_RETRIES`` times, and then it ends Failed; any
+  other error raised out of a flow's body fails it at once (``retried_only_on_outage``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from emissions_etl.errors import ServiceOutageError
+from emissions_etl.errors import EmissionsEtlError, ServiceOutageError
 from emissions_etl.orchestration.run_report import RunVerdict
 
 #: Tag of a run that completed with rejected or failed rows, and how its message begins.
@@ -40,6 +43,18 @@ def end_state(run: RunVerdict) -> Any:
         _tag_run(PARTIAL_TAG)
         return Completed(message=PARTIAL_PREFIX + run.message)
     return Completed(message=run.message)
+
+
+@contextmanager
+def retried_only_on_outage() -> Iterator[None]:
+    """Around a flow's body: an error raised out of it (no inbox, an unusable setting, a bug)
+    fails the run at once, without the retries an outage gets."""
+    try:
+        yield
+    except BaseException as error:
+        if not (isinstance(error, EmissionsEtlError) and error.transient):
+            _no_retry()
+        raise
 
 
 def _tag_run(tag: str) -> None:
