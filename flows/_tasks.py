@@ -45,7 +45,7 @@ def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) 
 
 def warehouse_turn() -> AbstractContextManager[None]:
     """This run's turn on its warehouse: runs that write one warehouse take turns."""
-    warehouse = Warehouse(resolve_settings(require_api=False).warehouse)
+    warehouse = resolve_settings(require_api=False).open_warehouse()
     run_id = flow_run.get_id()
     return warehouse_turns.warehouse_turn(
         warehouse, say=get_run_logger().info, flow_run_id=UUID(run_id) if run_id else None
@@ -79,7 +79,7 @@ def load_one(path: str, resource: str, options: LoadOptions) -> Any:
         settings=settings,
         options=options,
         refresh=False,
-        say=logger.info,
+        notify=logger.info,  # the webhook's lines and the warehouse's, in the run's logs
     )
     run_report.log_outcome(logger, outcome)
     if outcome.error is not None:
@@ -110,7 +110,7 @@ def refresh_sums() -> int:
     settings = resolve_settings()
     logger = get_run_logger()
     with open_client(settings) as client:
-        refreshed = refresh_aggregates(client, Warehouse(settings.warehouse, say=logger.info))
+        refreshed = refresh_aggregates(client, settings.open_warehouse(say=logger.info))
     logger.info("refreshed %d record(s) whose co2e sums others'", refreshed)
     return refreshed
 
@@ -127,7 +127,8 @@ def publish_artifacts(outcomes: list[FileOutcome]) -> RunVerdict:
     """The summary markdown, the rejects table and the report's artifact; returns how the run
     ends, logged in one line."""
     logger = get_run_logger()
-    warehouse = resolve_settings(require_api=False).warehouse
+    settings = resolve_settings(require_api=False)
+    warehouse = settings.open_warehouse()
     run = run_report.verdict(outcomes)
     create_markdown_artifact(
         key=artifact_key("summary"),
@@ -139,33 +140,31 @@ def publish_artifacts(outcomes: list[FileOutcome]) -> RunVerdict:
         create_table_artifact(
             key=artifact_key("rejects"),
             table=rows,
-            description=run_report.rejects_note(len(rows), cells, rejected, str(warehouse)),
+            description=run_report.rejects_note(len(rows), cells, rejected, str(warehouse.target)),
         )
-    _publish_report(warehouse, logger)
+    _publish_report(warehouse, settings.consolidation, logger)
     level = {"failed": "error", "partial": "warning"}.get(run.state, "info")
     getattr(logger, level)("run %s: %s", run.state, run.message)
     return run
 
 
-def _publish_report(warehouse_path: Path, logger: Any) -> None:
+def _publish_report(warehouse: Warehouse, consolidation: str, logger: Any) -> None:
     """Write report.html beside the warehouse and say where it is, with its headline."""
-    if not warehouse_path.exists():
+    if not warehouse.target.exists:
         return
-    warehouse = Warehouse(warehouse_path)
+    out = warehouse.target.local_path.with_name("report.html")
     try:
-        report = write_report(warehouse, warehouse_path.with_name("report.html"))
+        report = write_report(warehouse, out, consolidation=consolidation)
         by_resource = warehouse.query(run_report.CO2E_BY_RESOURCE)
     except (EmissionsEtlError, OSError) as error:
         logger.warning("the report was not written: %s", error)
         return
+    host = socket.gethostname()
     create_markdown_artifact(
         key=artifact_key("report"),
         markdown=run_report.report_markdown(
-            report,
-            host=socket.gethostname(),
-            by_resource=by_resource,
-            warehouse_name=warehouse_path.name,
+            report, host=host, by_resource=by_resource, warehouse=str(warehouse.target)
         ),
-        description=f"Report: {report.path.resolve()} on {socket.gethostname()}",
+        description=f"Report: {report.path.resolve()} on {host}",
     )
     logger.info("report %s written (%d activity records)", report.path.resolve(), report.records)

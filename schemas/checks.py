@@ -27,8 +27,10 @@ COUNTRY_ALPHA2_PATTERN = r"^[A-Z]{2}$"
 WEEKDAYS_PATTERN = r"^[0-6](?:,[0-6]){0,6}$"
 #: An e-mail address: something, ``@``, a domain with a dot; no spaces.
 EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
-#: Facility consumption categories (facts §9.2), comma-separated after reading.
-_CATEGORY = r"(?:heat|electricity|water|recharge)"
+#: Facility consumption categories (interface: Facility; facts §9.2).
+FACILITY_CATEGORIES = ("heat", "electricity", "water", "recharge")
+#: One category; a cell lists them comma-separated after reading.
+_CATEGORY = rf"(?:{'|'.join(FACILITY_CATEGORIES)})"
 FACILITY_CATEGORIES_PATTERN = rf"^{_CATEGORY}(?:,{_CATEGORY})*$"
 #: Spanish electricity supply points (CUPS): ES, 16 digits, 2 control letters, optional border
 #: point (``1P``), comma-separated after reading.

@@ -90,6 +90,28 @@ def set_cached_values(path: Path, sheet_index: int, values: Mapping[str, float])
     shutil.move(temporary, path)
 
 
+def set_cached_errors(path: Path, sheet_index: int, errors: Mapping[str, str]) -> None:
+    """Store an error as the cached result of formula cells (``t="e"``), as Excel does on save
+    when a formula fails (``=1/0`` gives ``#DIV/0!``)."""
+    member = f"xl/worksheets/sheet{sheet_index + 1}.xml"
+    temporary = path.with_suffix(".tmp")
+    with zipfile.ZipFile(path) as source, zipfile.ZipFile(temporary, "w") as target:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename == member:
+                xml = data.decode()
+                for ref, error in errors.items():
+                    xml, count = re.subn(
+                        rf'<c r="{ref}"([^>]*)>\s*(<f>[^<]*</f>)\s*<v\s*/>',
+                        rf'<c r="{ref}" t="e"\g<1>>\g<2><v>{error}</v>',
+                        xml,
+                    )
+                    assert count == 1, f"{ref} is not a formula cell"
+                data = xml.encode()
+            target.writestr(item, data)
+    shutil.move(temporary, path)
+
+
 def write_csv(
     path: Path,
     rows: Sequence[Sequence[Any]],

@@ -237,16 +237,17 @@ def test_template_writes_a_workbook_with_the_columns_a_unit_dropdown_and_an_abou
 
 def test_load_help_shows_each_setting_option_with_its_environment_variable() -> None:
     done = run("load", "--help", env={"COLUMNS": "200"})
+    words = " ".join(done.stdout.split())  # the help as text, whatever the wrapping
     for option, variable in (
         ("--warehouse", "EMISSIONS_WAREHOUSE"),
         ("--limits-file", "EMISSIONS_LIMITS_FILE"),
         ("--shared-limits", "EMISSIONS_SHARED_LIMITS"),
         ("--source", "EMISSIONS_SOURCE"),
     ):
-        assert option in done.stdout
-        assert f"[env var: {variable}]" in done.stdout
-    assert "--mirror" in done.stdout
-    assert "--allow-mass-delete" in done.stdout
+        assert option in words
+        assert f"[env var: {variable}]" in words
+    assert "--mirror" in words
+    assert "--allow-mass-delete" in words
 
 
 def test_a_mirror_dry_run_says_what_it_would_delete_and_a_refused_mirror_exits_2(
@@ -269,6 +270,25 @@ def test_a_mirror_dry_run_says_what_it_would_delete_and_a_refused_mirror_exits_2
     assert refused.returncode == 2
     assert "would delete 3 of the 7 records of source 'register' (43%" in refused.stderr
     assert "3 record(s) of source 'register' have no row in this file" in kept.stdout
+
+
+def test_load_help_names_every_webhook_option_and_variable_whole_at_80_columns() -> None:
+    done = run("load", "--help")  # COLUMNS=80
+
+    assert "…" not in done.stdout  # nothing cut short
+    words = done.stdout.split()
+    for option, variable in (
+        ("--webhook-url", "EMISSIONS_WEBHOOK_URL"),
+        ("--webhook-listen", "EMISSIONS_WEBHOOK_LISTEN"),
+        ("--webhook-secret", "EMISSIONS_WEBHOOK_SECRET"),
+        ("--webhook-secret-file", "EMISSIONS_WEBHOOK_SECRET_FILE"),
+        ("--webhook-fallback-after", "EMISSIONS_WEBHOOK_FALLBACK_AFTER"),
+        ("--webhook-max-body-bytes", "EMISSIONS_WEBHOOK_MAX_BODY_BYTES"),
+        ("--limits-file", "EMISSIONS_LIMITS_FILE"),
+        ("--sector-map", "EMISSIONS_SECTOR_MAP"),
+    ):
+        assert option in words
+        assert any(word.rstrip("];") == variable for word in words), variable
 
 
 def test_an_unusable_setting_in_the_environment_exits_2_naming_it(tmp_path: Path) -> None:

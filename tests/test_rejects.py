@@ -100,3 +100,46 @@ def test_a_row_the_service_refuses_with_an_empty_cell_shows_the_cell_empty_not_n
     )
 
     assert reject["value"] == ""
+
+
+def test_control_characters_are_written_escaped_never_refused(tmp_path: Path) -> None:
+    dates = {"start_date": "2026-01-01", "end_date": "2026-01-31"}
+    rows = [[*WASTE_HEADERS, "Notes\x07"],
+            [*waste_row(1, facility="Madrid\x00Warehouse", **dates), "a\x0cb"],
+            [*waste_row(2, description='=HYPERLINK("http://x")', **dates), "\x1b[2J"]]  # fmt: skip
+    source = write_csv(tmp_path / "erp[1].csv", rows)
+    out = tmp_path / "annotated.xlsx"
+
+    assert write_annotated_workbook(source, rejects_of(source), out) is None
+
+    book = openpyxl.load_workbook(out)
+    copy = book.worksheets[0]
+    assert copy.title == "erp_1_"  # a sheet title cannot hold [ ]
+    assert copy["A2"].value == "Madrid\\x00Warehouse"
+    assert "got 'Madrid\\x00Warehouse'" in copy["A2"].comment.text
+    assert [copy["L1"].value, copy["L2"].value, copy["L3"].value] == [
+        "Notes\\x07", "a\\x0cb", "\\x1b[2J"
+    ]
+    # A cell of the file stays text in the copy, never a formula.
+    assert (copy["J3"].value, copy["J3"].data_type) == ('=HYPERLINK("http://x")', "s")
+    [listed] = list(book["Rejects"].iter_rows(min_row=2, values_only=True))
+    assert listed[4] == "Madrid\\x00Warehouse"
+
+
+def test_a_workbook_openpyxl_cannot_open_is_copied_from_its_values(tmp_path: Path) -> None:
+    from tests.corpus.make_corpus import HEADER, Shown, row, rows_xml, sheet_xml, write_workbook
+
+    source = tmp_path / "minimal.xlsx"  # no content types for its parts: openpyxl refuses it
+    data = rows_xml([["Wastes 2026"], HEADER, row(1, base_quantity=Shown("#DIV/0!"))])
+    write_workbook(source, [("Wastes", sheet_xml(data))])
+    out = tmp_path / "annotated.xlsx"
+
+    note = write_annotated_workbook(source, rejects_of(source), out)
+
+    assert note is not None
+    assert "its values are copied" in note
+    book = openpyxl.load_workbook(out)
+    assert book["Wastes"]["A1"].value == "Wastes 2026"
+    assert book["Wastes"]["E3"].value == "#DIV/0!"
+    assert "spreadsheet error #DIV/0!" in book["Wastes"]["E3"].comment.text
+    assert book["Note"]["A1"].value == note

@@ -11,7 +11,7 @@ from emissions_etl.loading.rejects import REJECT_COLUMNS
 from emissions_etl.loading.validation import ValidationResult, validate_batch
 from emissions_etl.resources import resource_spec
 from emissions_etl.sources import read_source
-from tests.builders import WASTE_HEADERS, waste_row, write_csv, write_xlsx
+from tests.builders import WASTE_HEADERS, set_cached_errors, waste_row, write_csv, write_xlsx
 
 WASTES = resource_spec("wastes")
 
@@ -114,6 +114,55 @@ def test_each_kind_of_bad_cell_is_one_reject_at_its_row_and_column(
     assert (reject["column"], reject["code"]) == (header, code)
     assert message_part in reject["message"]
     assert valid["_row"].tolist() == [3]
+
+
+@pytest.mark.parametrize(
+    ("cell", "header", "error", "meaning"),
+    [
+        ("E4", "Base quantity", "#DIV/0!", "a division by zero"),  # required
+        ("A4", "Facility", "#REF!", "a reference to cells that were deleted"),  # required
+        ("J4", "Description", "#N/A", "a lookup that found nothing"),  # optional
+        ("K4", "Client row id", "#NAME?", "a name the formula uses is not known"),  # the row id
+        ("C4", "Start date", "#VALUE!", "a value of the wrong kind in the formula"),
+    ],
+)
+def test_a_cell_showing_a_formula_error_rejects_its_row_whatever_its_column(
+    tmp_path: Path, cell: str, header: str, error: str, meaning: str
+) -> None:
+    rows = [["Title"], WASTE_HEADERS, waste_row(1), waste_row(2, client_row_id="R-2")]
+    rows[3][ord(cell[0]) - ord("A")] = "=FAILED()"
+    path = write_xlsx(tmp_path / "w.xlsx", {"Jan": rows})
+    set_cached_errors(path, 0, {cell: error})
+
+    result = validate_path(path)
+
+    reject = only_reject(result.rejects)
+    assert (reject["row"], reject["column"], reject["code"]) == (4, header, "FORMULA_ERROR")
+    assert reject["value"] == error
+    assert reject["message"] == (
+        f"{header} shows the spreadsheet error {error} ({meaning}): correct the formula or type "
+        "the value."
+    )
+    # Never loaded without the cell, nor under another key.
+    assert result.valid["_row"].tolist() == [3]
+
+
+def test_csv_text_of_a_formula_error_is_one_whatever_the_language_and_case(
+    tmp_path: Path,
+) -> None:
+    shown = ["#N/A", "#¡VALOR!", "#WERT!", " #div/0! ", "Err:502"]
+    rows = [WASTE_HEADERS] + [
+        waste_row(n, start_date="2026-01-01", end_date="2026-01-31", description=text)
+        for n, text in enumerate(shown, start=1)
+    ]
+    rows.append(waste_row(9, start_date="2026-01-01", end_date="2026-01-31", description="#3 bin"))
+    result = validate_path(write_csv(tmp_path / "w.csv", rows))
+
+    assert set(result.rejects["code"]) == {"FORMULA_ERROR"}
+    assert result.rejects["row"].tolist() == [2, 3, 4, 5, 6]
+    assert "#WERT! (a value of the wrong kind" in result.rejects["message"].iloc[2]
+    assert "Err:502 (a LibreOffice formula error)" in result.rejects["message"].iloc[4]
+    assert result.valid["description"].tolist() == ["#3 bin"]
 
 
 def test_a_row_with_two_bad_cells_gives_two_rejects(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ never from message text. User-facing commands turn any of them into one clear li
 
     EmissionsEtlError
     ├── ConfigurationError          settings missing or invalid (no URL, no key, bad CA file)
+    │   └── ListenPortTakenError    the webhook receiver's port is held by another process
     ├── InputError                  an input file cannot be used at all (exit code 2)
     │   ├── SourceNotFoundError     the path does not exist
     │   ├── UnsupportedSourceError  not an xlsx/csv, or unreadable, or no header row found
@@ -48,6 +49,15 @@ class EmissionsEtlError(Exception):
 
 class ConfigurationError(EmissionsEtlError):
     """Settings are missing or invalid."""
+
+
+class ListenPortTakenError(ConfigurationError):
+    """The webhook receiver's ``host:port`` is already bound (another load on this machine)."""
+
+    def __init__(self, listen: str, port: int) -> None:
+        super().__init__(f"webhook receiver cannot listen on {listen}: the port is taken")
+        self.listen = listen
+        self.port = port
 
 
 class InputError(EmissionsEtlError):

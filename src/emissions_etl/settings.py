@@ -1,21 +1,27 @@
 """Connection and storage settings, read once at the edge (CLI, flows) and passed down.
 
 Environment variables are the public contract: ``EMISSIONS_API_URL``, ``EMISSIONS_API_KEY``,
-``EMISSIONS_ORGANIZATION_ID``, ``EMISSIONS_CA_FILE``, ``EMISSIONS_WAREHOUSE``,
-``EMISSIONS_LIMITS_FILE`` and ``EMISSIONS_SHARED_LIMITS``; for Prefect deployments also
-``EMISSIONS_INBOX`` and ``EMISSIONS_PROJECT_DIR`` (read when a run starts).
+``EMISSIONS_ORGANIZATION_ID``, ``EMISSIONS_CA_FILE``, ``EMISSIONS_WAREHOUSE`` (and
+``EMISSIONS_WAREHOUSE_DATA`` for a DuckLake's data files),
+``EMISSIONS_LIMITS_FILE``, ``EMISSIONS_SHARED_LIMITS`` and ``EMISSIONS_CONSOLIDATION`` (the GHG
+inventory's consolidation approach); for Prefect deployments also ``EMISSIONS_INBOX`` and
+``EMISSIONS_PROJECT_DIR`` (read when a run starts).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field, SecretStr, ValidationError
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from emissions_etl.client import DEFAULT_LIMITS_FILE
 from emissions_etl.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from emissions_etl.warehouse import Warehouse
 
 DEFAULT_WAREHOUSE = Path("warehouse.duckdb")
 
@@ -36,7 +42,15 @@ class Settings(BaseSettings):
     api_key: SecretStr | None = Field(default=None, description="API key (x-api-key)")
     organization_id: str | None = Field(default=None, description="x-organization-id")
     ca_file: Path | None = Field(default=None, description="CA bundle to verify the service's TLS")
-    warehouse: Path = Field(default=DEFAULT_WAREHOUSE, description="DuckDB file")
+    warehouse: str = Field(
+        default=str(DEFAULT_WAREHOUSE),
+        description="DuckDB file, or a DuckLake: ducklake:postgres:<libpq conninfo> (several "
+        "writers at once) or ducklake:<catalog file>",
+    )
+    warehouse_data: str | None = Field(
+        default=None,
+        description="Folder (or s3:// URL) of a DuckLake warehouse's data files",
+    )
     limits_file: Path = Field(
         default=DEFAULT_LIMITS_FILE,
         description="SQLite file through which every process using one API key on this machine "
@@ -49,6 +63,11 @@ class Settings(BaseSettings):
         "global concurrency limits (`emissions-etl prefect-setup` creates them)",
     )
     inbox: Path | None = Field(default=None, description="Folder the nightly flow loads")
+    organizations: Path | None = Field(
+        default=None,
+        description="TOML file of the organizations to load, each with its own key "
+        "(emissions_etl.organizations)",
+    )
     project_dir: Path | None = Field(
         default=None, description="Folder holding flows/, where deployment runs start"
     )
@@ -58,6 +77,30 @@ class Settings(BaseSettings):
     default_country: str | None = Field(
         default=None, description="ISO country code for exports without a country column"
     )
+    consolidation: Literal["operational_control", "financial_control", "equity_share"] = Field(
+        default="operational_control",
+        description="GHG Protocol consolidation approach of the inventory (Corporate Standard, "
+        "chapter 3): which leased vehicles are the company's own (Scope 1 and 2) and which are "
+        "Scope 3 category 8",
+    )
+
+    @field_validator("warehouse", mode="before")
+    @classmethod
+    def _location_as_text(cls, value: object) -> object:
+        """A path given in code is a location like any other (a lake's is not a path)."""
+        return str(value) if isinstance(value, Path) else value
+
+    def open_warehouse(self, *, say: Callable[[str], None] | None = None) -> Warehouse:
+        """The configured warehouse, written for the configured organization; ``say`` receives
+        what its writer says while another load holds it."""
+        from emissions_etl.warehouse import Warehouse
+
+        return Warehouse(
+            self.warehouse,
+            data_path=self.warehouse_data,
+            organization_id=self.organization_id,
+            say=say,
+        )
 
     def require_api(self) -> tuple[str, SecretStr, str]:
         """The three values a load needs, or a ConfigurationError naming what is missing."""

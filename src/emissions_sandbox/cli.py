@@ -21,7 +21,12 @@ from emissions_sandbox import accounts
 from emissions_sandbox.db import Database
 from emissions_sandbox.settings import DEFAULT_MAX_BODY_BYTES
 
-app = typer.Typer(help="Local Emissions Accounting Service sandbox.", no_args_is_help=True)
+app = typer.Typer(
+    help="Local Emissions Accounting Service sandbox.",
+    no_args_is_help=True,
+    # Plain help, wrapped to the terminal: rich's tables cut long option names at 80 columns.
+    rich_markup_mode=None,
+)
 DB_OPTION = typer.Option(..., "--db", help="SQLite database file")
 
 
@@ -161,12 +166,19 @@ def _log_config() -> dict:
 @app.command()
 def serve(
     db: Path = DB_OPTION,
-    host: str = typer.Option("127.0.0.1", "--host"),
+    host: str = typer.Option("127.0.0.1", "--host", help="address to serve on"),
     port: int = typer.Option(8443, "--port", help="0 picks a free port"),
     ca_file: Path | None = typer.Option(None, "--ca-file", help="write the CA certificate here"),
     http: bool = typer.Option(False, "--http", help="plain HTTP, loopback only"),
     calc_delay: float = typer.Option(0.0, "--calc-delay", help="seconds slept per chunk"),
-    allow_private_webhooks: bool = typer.Option(False, "--allow-private-webhooks"),
+    allow_private_webhooks: bool = typer.Option(
+        False,
+        "--allow-private-webhooks",
+        help="Development only: webhook endpoints may use loopback and private addresses, and "
+        "plain http when the host is loopback (a receiver on this machine: the tests, or a load "
+        "with EMISSIONS_WEBHOOK_URL=http://127.0.0.1:8787/hook). Link-local and metadata "
+        "addresses stay refused. The real service calls public https URLs only.",
+    ),
     test_routes: bool = typer.Option(False, "--test-routes", hidden=True),
     max_body_bytes: int = typer.Option(
         DEFAULT_MAX_BODY_BYTES, "--max-body-bytes", min=1, help="larger request bodies get 413"

@@ -70,7 +70,7 @@ def make_input(workdir: Path, rows: int, fmt: str) -> Path:
     return path
 
 
-def measure_one(workdir: Path, rows: int, fmt: str) -> dict:
+def measure_one(workdir: Path, rows: int, fmt: str, lake: str | None = None) -> dict:
     from emissions_etl.cli.demo import create_facilities, running_sandbox
     from emissions_etl.client import ApiKeyAuth, EmissionsClient
     from emissions_etl.loading.pipeline import LoadOptions, load_file
@@ -79,7 +79,7 @@ def measure_one(workdir: Path, rows: int, fmt: str) -> dict:
 
     spec = resource_spec("wastes")
     path = make_input(workdir, rows, fmt)
-    run_dir = workdir / f"run_{fmt}_{rows}"
+    run_dir = workdir / f"run_{fmt}_{rows}{'_lake' if lake else ''}"
     shutil.rmtree(run_dir, ignore_errors=True)
     run_dir.mkdir()
 
@@ -89,10 +89,15 @@ def measure_one(workdir: Path, rows: int, fmt: str) -> dict:
         auth = ApiKeyAuth(sandbox.api_key, sandbox.organization_id)
         with EmissionsClient(sandbox.base_url, auth, ca_file=sandbox.ca_file) as client:
             started, cpu_before = time.perf_counter(), _cpu(resource.RUSAGE_SELF)
+            warehouse = (
+                Warehouse(run_dir / "w.duckdb")
+                if lake is None
+                else Warehouse(f"ducklake:postgres:{lake}", data_path=run_dir / "lake-data")
+            )
             summary = load_file(
                 path,
                 api=client,
-                warehouse=Warehouse(run_dir / "w.duckdb"),
+                warehouse=warehouse,
                 spec=spec,
                 options=LoadOptions(),
             )
@@ -135,10 +140,13 @@ def main() -> None:
         help="runs of each measurement; the fastest counts (the others show the machine's noise)",
     )
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--lake", help="a PostgreSQL conninfo: load into a DuckLake catalogued there (bench_lake)"
+    )
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     if args.one:
-        print(json.dumps(measure_one(args.workdir, args.rows[0], args.formats[0])))
+        print(json.dumps(measure_one(args.workdir, args.rows[0], args.formats[0], args.lake)))
         return
     for fmt in args.formats:
         best: dict[int, dict] = {}
@@ -155,11 +163,11 @@ def main() -> None:
             _print_targets(best)
 
 
-def _run_one(workdir: Path, rows: int, fmt: str) -> dict | None:
+def _run_one(workdir: Path, rows: int, fmt: str, lake: str | None = None) -> dict | None:
     """One measurement in a process of its own (its peak memory is the load's alone)."""
     done = subprocess.run(
         [sys.executable, __file__, "--one", "--rows", str(rows), "--formats", fmt,
-         "--workdir", str(workdir)],
+         "--workdir", str(workdir), *(["--lake", lake] if lake else [])],
         capture_output=True,
         text=True,
         check=False,

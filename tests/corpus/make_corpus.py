@@ -90,6 +90,39 @@ def mixed_encodings(path: Path) -> None:
     path.write_bytes(b"".join(lines))
 
 
+def late_encoding_change(path: Path) -> None:
+    """UTF-8 (ü on line 2), then past the first megabyte (the first chunk read, four times the
+    csv parser's 256 KB buffer) a cp1252 line: found where it is, however late."""
+    lines = [csv_text([HEADER, row(1, destination="Müller")]).encode()]
+    lines += [csv_text([row(n)]).encode() for n in range(2, 14_000)]
+    lines += [csv_text([row(14_000, destination="Gestión Sur")]).encode("cp1252")]
+    lines += [csv_text([row(n)]).encode() for n in range(14_001, 14_100)]
+    path.write_bytes(b"".join(lines))
+
+
+def late_utf8_after_cp1252(path: Path) -> None:
+    """ASCII, a cp1252 line past 1 MB (the file is cp1252 so far), then a UTF-8 line."""
+    lines = [csv_text([HEADER]).encode()]
+    lines += [csv_text([row(n)]).encode() for n in range(1, 13_000)]
+    lines += [csv_text([row(13_000, destination="Gestión Sur")]).encode("cp1252")]
+    lines += [csv_text([row(n)]).encode() for n in range(13_001, 14_000)]
+    lines += [csv_text([row(14_000, destination="Müller")]).encode()]
+    path.write_bytes(b"".join(lines))
+
+
+def control_characters(path: Path) -> None:
+    """NUL and other control characters in cells, in a column no resource reads, in its
+    header: validate --rejects out.xlsx must still write the annotated copy."""
+    header = [*HEADER, "Notas\x07"]
+    rows = [
+        row(1, facility="Madrid\x00Warehouse") + ["a\x0cb"],
+        row(2, destination="Gestora\x1b[2JNorte") + ["\x01\x02\x03"],
+        row(3, description="=HYPERLINK(\"http://x\")") + ["\x7f\x9f"],
+        row(4, identification_name="RSU\x0b2026") + [""],
+    ]
+    path.write_bytes(csv_text([header, *rows]).encode())
+
+
 def utf16_unicode_text(path: Path) -> None:
     """What Excel's "Unicode text" writes: UTF-16 LE with a BOM, tab separated, CRLF."""
     text = csv_text([HEADER, row(1, destination="Müller"), row(2)], "\t").replace("\n", "\r\n")
@@ -107,7 +140,17 @@ _RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _PACKAGE_RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
 
 
+class Shown(str):
+    """A cell whose formula failed: stored as Excel stores it, ``t="e"`` with the error as the
+    cached value (``Shown("#DIV/0!")``)."""
+
+
 def cell_xml(reference: str, value: Any, prefix: str = "") -> str:
+    if isinstance(value, Shown):
+        return (
+            f'<{prefix}c r="{reference}" t="e"><{prefix}f>FAILED()</{prefix}f>'
+            f"<{prefix}v>{value}</{prefix}v></{prefix}c>"
+        )
     if isinstance(value, int | float):
         return f'<{prefix}c r="{reference}"><{prefix}v>{value}</{prefix}v></{prefix}c>'
     return (
@@ -452,6 +495,66 @@ CASES: tuple[Case, ...] = (
         write_csv([HEADER, row(1, base_quantity="1e308")]),
         1,
         rejects=((2, "Base quantity", "OUT_OF_RANGE"),),
+    ),
+    Case(
+        "formula_error_required.xlsx",
+        xlsx(rows_xml([HEADER, row(1), row(2, base_quantity=Shown("#DIV/0!")),
+                       row(3, facility=Shown("#REF!"))])),  # fmt: skip
+        1,
+        rejects=((3, "Base quantity", "FORMULA_ERROR"), (4, "Facility", "FORMULA_ERROR")),
+    ),
+    Case(
+        "formula_error_optional.xlsx",
+        xlsx(rows_xml([HEADER, row(1), row(2, description=Shown("#N/A"))])),
+        1,
+        rejects=((3, "Description", "FORMULA_ERROR"),),
+    ),
+    Case(
+        "formula_error_row_id.xlsx",
+        xlsx(rows_xml([HEADER, row(1, client_row_id="A-1"),
+                       row(2, client_row_id=Shown("#NAME?"))])),  # fmt: skip
+        1,
+        rejects=((3, "Client row id", "FORMULA_ERROR"),),
+    ),
+    Case(
+        "formula_error_spill.xlsx",
+        xlsx(rows_xml([HEADER, row(1), row(2, base_quantity=Shown("#SPILL!"))])),
+        2,
+        "sheet 'Wastes', cell E3 shows #SPILL!, an error value that cannot be read",
+    ),
+    Case(
+        "formula_error_text.csv",
+        write_csv([HEADER, row(1, base_quantity="#DIV/0!"), row(2, description="#N/A"),
+                   row(3, client_row_id="#¿NOMBRE?"), row(4)]),  # fmt: skip
+        1,
+        rejects=((2, "Base quantity", "FORMULA_ERROR"), (3, "Description", "FORMULA_ERROR"),
+                 (4, "Client row id", "FORMULA_ERROR")),  # fmt: skip
+    ),
+    Case(
+        "late_encoding_change.csv",
+        late_encoding_change,
+        2,
+        "line 14001 is not UTF-8 like the lines before it (byte 0xf3; line 2 is UTF-8)",
+    ),
+    Case(
+        "late_utf8_after_cp1252.csv",
+        late_utf8_after_cp1252,
+        2,
+        "line 14001 is UTF-8 but line 13001 before it is not",
+    ),
+    Case(
+        "control_characters.csv",
+        control_characters,
+        1,
+        rejects=((2, "Facility", "INVALID_TEXT"), (3, "Destination", "INVALID_TEXT"),
+                 (5, "Identification name", "INVALID_TEXT")),  # fmt: skip
+    ),
+    Case(
+        "control_characters.xlsx",
+        xlsx(rows_xml([HEADER, row(1, facility="Madrid_x0000_Warehouse"),
+                       row(2, destination="Gestora_x001b_Norte")])),  # fmt: skip
+        1,
+        rejects=((2, "Facility", "INVALID_TEXT"), (3, "Destination", "INVALID_TEXT")),
     ),
     Case(
         "number_overflow.csv",

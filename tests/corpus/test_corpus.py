@@ -1,6 +1,7 @@
 """Every file of the bad-file corpus gives its expected outcome from ``emissions-etl validate``:
 one line and exit 2 for a file problem, a reject at the right row and column and exit 1 for a
-row problem, never a traceback, within 2 s of work and 500 MB.
+row problem, never a traceback, within 2 s of work and 500 MB; and the same with ``--rejects
+out.xlsx``, whose annotated workbook holds every reject with control characters escaped.
 
 Each file is validated in a child process of ``run_case`` (forked from a process that has
 imported the CLI once, so start-up is neither timed nor paid 30 times); the child's peak memory
@@ -11,13 +12,16 @@ for an absurd allocation.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import openpyxl
 import pytest
 
+from emissions_etl.sources.cells import CONTROL_CHARACTERS, escape_control_characters
 from tests.corpus.make_corpus import CASES, Case, make_corpus
 
 ROOT = Path(__file__).parents[2]
@@ -54,9 +58,11 @@ def _environment() -> dict[str, str]:
     return {key: value for key, value in os.environ.items() if key != "FORCE_COLOR"}
 
 
-def validate(runner: subprocess.Popen[str], path: Path, work: Path) -> dict[str, object]:
+def validate(
+    runner: subprocess.Popen[str], path: Path, work: Path, rejects_name: str = "rejects.json"
+) -> dict[str, object]:
     """``emissions-etl validate PATH --resource wastes --rejects`` in a fresh child."""
-    rejects, stdout, stderr = work / "rejects.json", work / "stdout.txt", work / "stderr.txt"
+    rejects, stdout, stderr = work / rejects_name, work / "stdout.txt", work / "stderr.txt"
     args = ["validate", str(path), "--resource", "wastes", "--rejects", str(rejects)]
     assert runner.stdin is not None
     assert runner.stdout is not None
@@ -66,7 +72,10 @@ def validate(runner: subprocess.Popen[str], path: Path, work: Path) -> dict[str,
     result: dict[str, object] = json.loads(runner.stdout.readline())
     result["stdout"] = stdout.read_text("utf-8", "replace")
     result["stderr"] = stderr.read_text("utf-8", "replace")
-    result["rejects"] = json.loads(rejects.read_text()) if rejects.exists() else []
+    if rejects.suffix == ".json":
+        result["rejects"] = json.loads(rejects.read_text()) if rejects.exists() else []
+    else:
+        result["workbook"] = rejects if rejects.exists() else None
     return result
 
 
@@ -97,5 +106,37 @@ def test_corpus_file_gives_its_outcome_within_bounds(
     assert set(case.rejects) <= found, found
     if case.exit_code == 0:
         assert not found
+    assert float(result["cpu"]) < WORK_SECONDS  # type: ignore[arg-type]
+    assert float(result["peak_mb"]) < PEAK_MB  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_corpus_file_gives_its_annotated_workbook_or_its_one_line(
+    case: Case,
+    corpus: Path,
+    runner: subprocess.Popen[str],
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+) -> None:
+    if case.xfail:
+        request.applymarker(pytest.mark.xfail(reason=case.xfail, strict=False))
+    result = validate(runner, corpus / case.name, tmp_path, "annotated.xlsx")
+    output = f"{result['stdout']}{result['stderr']}"
+
+    assert "Traceback" not in output
+    assert result["code"] == case.exit_code, output
+    workbook_path = result["workbook"]
+    assert (workbook_path is not None) == (case.exit_code == 1), output
+    if workbook_path is None:
+        return
+    workbook = openpyxl.load_workbook(workbook_path)
+    listed = list(workbook["Rejects"].iter_rows(min_row=2, values_only=True))
+    found = {(row, column, code) for _, _, row, column, _, code, _ in listed}
+    expected = {(r, escape_control_characters(column), code) for r, column, code in case.rejects}
+    assert expected <= found, found
+    for sheet in workbook.worksheets:  # every value shown, none a raw control character
+        for cells in sheet.iter_rows(values_only=True):
+            for value in cells:
+                assert not (isinstance(value, str) and re.search(CONTROL_CHARACTERS, value))
     assert float(result["cpu"]) < WORK_SECONDS  # type: ignore[arg-type]
     assert float(result["peak_mb"]) < PEAK_MB  # type: ignore[arg-type]

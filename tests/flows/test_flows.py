@@ -337,3 +337,31 @@ def test_a_run_without_its_inbox_fails_at_once_saying_why_in_one_line(flow_env: 
     logs = logs_of(state)
     assert [log for log in logs if log.level >= 40 and "Traceback" in log.message] == []
     assert any(log.level >= 40 and "does not exist" in log.message for log in logs)
+
+
+def test_a_webhook_load_says_in_the_run_logs_how_its_endpoint_and_jobs_went(
+    flow_env: Tenant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flows.wastes import load_wastes
+    from tests.webhooks.support import free_port
+
+    port = free_port()  # the sandbox calls the receiver on loopback (--allow-private-webhooks)
+    monkeypatch.setenv("EMISSIONS_WEBHOOK_URL", f"http://127.0.0.1:{port}/hook")
+    monkeypatch.setenv("EMISSIONS_WEBHOOK_LISTEN", f"127.0.0.1:{port}")
+    path = write_wastes_xlsx(flow_env.workdir / "w.xlsx", [waste_row(n) for n in range(3)])
+
+    try:
+        state = run_flow(load_wastes, str(path))
+        logs = log_messages_of(state)
+    finally:
+        with flow_env.client() as client:
+            for endpoint in list(client.iter_webhook_endpoints()):
+                client.delete_webhook_endpoint(endpoint["id"])
+
+    assert state.is_completed(), (state.name, state.message)
+    registered = f"registered for http://127.0.0.1:{port}/…; ingest jobs finish by its events"
+    assert [line for line in logs if line.startswith("webhook: endpoint ")][0].endswith(
+        f"{registered} (receiver on http://127.0.0.1:{port})"
+    )
+    [job] = [line for line in logs if line.startswith("webhook: ingest job ")]
+    assert job.endswith("finished by its event: completed, 3 of 3 records calculated")

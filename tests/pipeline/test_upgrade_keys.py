@@ -33,7 +33,7 @@ def test_rows_keyed_by_their_place_are_keyed_by_their_content_and_load_as_unchan
             "|| CAST(source_row AS VARCHAR), source_name = NULL"
         )
         con.execute("UPDATE remote_ids SET source_name = NULL")
-        con.execute("DELETE FROM schema_version WHERE version = 3")
+        con.execute("DELETE FROM schema_version WHERE version >= 3")
         assert con.execute(keys).fetchall() == sorted(
             (f"wastes.xlsx#Wastes!{row}",) for row in range(4, 8)
         )

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from emissions_etl.resources import RESOURCES
 from emissions_etl.warehouse import Warehouse, WarehouseWriter
 
 #: A file name a person could really give, with every character HTML cares about.
@@ -159,6 +160,8 @@ def land_runs(warehouse: Warehouse, runs: list[Run], *, facilities: bool = True)
             writer.land_facilities(FACILITIES)
         for resource in AGGREGATES:
             writer.describe_resource(resource, is_aggregate=True, description="sum of others")
+        for spec in RESOURCES.values():  # as each resource's first load declares it
+            writer.declare_inventory_rule(spec.name, spec.inventory)
         for run in runs:
             run_id = writer.start_run(run.resource, run.file, {"strict": False})
             if run.records:

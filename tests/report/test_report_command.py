@@ -95,3 +95,18 @@ def test_help_shows_the_warehouse_option_and_its_default() -> None:
     assert "--warehouse" in done.stdout
     assert "EMISSIONS_WAREHOUSE" in done.stdout
     assert "--out" in done.stdout
+
+
+def test_the_inventory_follows_emissions_consolidation_and_a_bad_one_exits_2(
+    sample_warehouse: Warehouse, tmp_path: Path
+) -> None:
+    out = tmp_path / "report.html"
+    done = report("--warehouse", str(sample_warehouse.path), "--out", str(out),
+                  EMISSIONS_CONSOLIDATION="equity_share")  # fmt: skip
+    bad = report("--warehouse", str(sample_warehouse.path), "--out", str(out),
+                 "--consolidation", "ownership")  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    assert '<strong id="consolidation-approach">equity share</strong>' in out.read_text("utf-8")
+    assert_one_line_error(bad, 2)
+    assert "unknown consolidation approach 'ownership'" in bad.stderr

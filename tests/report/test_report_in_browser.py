@@ -79,7 +79,7 @@ def test_the_report_renders_offline_in_chromium(
             )
 
             plots = page.locator(".js-plotly-plot")
-            assert plots.count() == summary.charts == 4
+            assert plots.count() == summary.charts == 5
             for index in range(plots.count()):
                 plot = plots.nth(index)
                 assert plot.locator(".main-svg").count() > 0

@@ -27,7 +27,13 @@ from .conftest import (
     plotted_traces,
 )
 
-CHART_IDS = {"chart-by-month", "chart-by-facility", "chart-top-sources", "chart-rejects-by-code"}
+CHART_IDS = {
+    "chart-scopes-by-month",
+    "chart-by-month",
+    "chart-by-facility",
+    "chart-top-sources",
+    "chart-rejects-by-code",
+}
 
 
 def test_the_page_inlines_plotly_once_and_loads_nothing_from_the_network(
@@ -242,3 +248,21 @@ def test_a_file_that_is_not_duckdb_is_a_warehouse_error(tmp_path: Path) -> None:
     (tmp_path / "notes.duckdb").write_text("not a database\n" * 100)
     with pytest.raises(WarehouseError):
         write_report(tmp_path / "notes.duckdb", tmp_path / "report.html")
+
+
+def test_a_report_of_one_organization_counts_its_records_alone(tmp_path: Path) -> None:
+    path = tmp_path / "shared.duckdb"
+    land_runs(Warehouse(path, organization_id="org-a"), SAMPLE_RUNS)
+    land_runs(Warehouse(path, organization_id="org-b"), SAMPLE_RUNS[:1])
+    activity = [r for run in SAMPLE_RUNS if run.resource not in AGGREGATES for r in run.records]
+    first_run = [r for r in SAMPLE_RUNS[0].records if SAMPLE_RUNS[0].resource not in AGGREGATES]
+
+    everyone = write_report(path, tmp_path / "all.html")
+    only_a = write_report(path, tmp_path / "a.html", organization="org-a")
+    only_b = write_report(path, tmp_path / "b.html", organization="org-b")
+
+    assert only_a.records == len(activity)
+    assert only_b.records == len(first_run)
+    assert everyone.records == only_a.records + only_b.records
+    assert round(everyone.co2e_kg, 6) == round(only_a.co2e_kg + only_b.co2e_kg, 6)
+    assert only_b.runs == 1

@@ -46,4 +46,3 @@ def load_parents(org: Tenant, example: Example) -> None:
                 org, parent, write_example(path, EXAMPLES[parent], EXAMPLES[parent].rows)
             )
             assert summary.rows_rejected == 0, summary.rejects.to_dict("records")
-

@@ -17,8 +17,9 @@ DEMO_SITES = {"Madrid Warehouse", "Barcelona Plant", "Valencia Office", "Sevilla
 def test_the_list_has_its_documented_mistakes_and_no_others() -> None:
     result = validate_file(FILE, spec=resource_spec("facilities"))
     assert result.rows_read == 29
-    assert sorted(zip(result.rejects["row"], result.rejects["column"], result.rejects["code"],
-                      strict=True)) == [  # fmt: skip
+    assert sorted(
+        zip(result.rejects["row"], result.rejects["column"], result.rejects["code"], strict=True)
+    ) == [  # fmt: skip
         (9, "País", "INVALID_COUNTRY"),
         (14, "Factor logístico", "OUT_OF_RANGE"),
         (18, "Categorías", "INVALID_CHOICE"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -40,3 +41,20 @@ def test_plain_http_is_refused_on_a_non_loopback_host(tmp_path: Path) -> None:
     )
     assert done.returncode != 0
     assert "loopback" in done.stderr
+
+
+def test_serve_help_shows_every_option_whole_at_80_columns() -> None:
+    done = subprocess.run(
+        [str(SANDBOX_BIN), "serve", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COLUMNS": "80"},
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert "…" not in done.stdout  # nothing cut short
+    assert "--allow-private-webhooks" in done.stdout
+    words = " ".join(done.stdout.split())  # the help text, whatever the wrapping
+    assert "webhook endpoints may use loopback and private addresses" in words
+    assert "The real service calls public https URLs only." in words

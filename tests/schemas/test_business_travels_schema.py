@@ -38,10 +38,27 @@ def test_spanish_headers_and_words_are_read(tmp_path: Path) -> None:
     valid, rejects = validate(
         tmp_path,
         row(),
-        row(**{"Medio de transporte": "Avión", "Tipo de vuelo": "Long haul", "Clase": "Turista",
-               "Destino": "New York", "Ida y vuelta": "sí", "Viajeros": "2"}),  # fmt: skip
-        row(**{"Medio de transporte": "Coche", "Origen": "", "Destino": "", "Km": "320,5",
-               "Tamaño": "Mediano", "Combustible": "gasóleo", "Ida y vuelta": "no"}),  # fmt: skip
+        row(
+            **{
+                "Medio de transporte": "Avión",
+                "Tipo de vuelo": "Long haul",
+                "Clase": "Turista",
+                "Destino": "New York",
+                "Ida y vuelta": "sí",
+                "Viajeros": "2",
+            }
+        ),  # fmt: skip
+        row(
+            **{
+                "Medio de transporte": "Coche",
+                "Origen": "",
+                "Destino": "",
+                "Km": "320,5",
+                "Tamaño": "Mediano",
+                "Combustible": "gasóleo",
+                "Ida y vuelta": "no",
+            }
+        ),  # fmt: skip
     )
     assert rejects.empty, rejects.to_dict("records")
     assert valid["transport_type"].tolist() == ["train", "aircraft", "car"]

@@ -42,10 +42,22 @@ def test_weekdays_words_and_defaults_are_read(tmp_path: Path) -> None:
     valid, rejects = validate(
         tmp_path,
         row(),
-        row(Medio_de_transporte="tren", Días="Monday;Wednesday", Tamaño="", Combustible="",
-            Comparte_coche=""),  # fmt: skip
-        row(Medio_de_transporte="Teletrabajo", Km="", Días="", Trayectos_al_día="", Tamaño="",
-            Combustible="", Comparte_coche=""),  # fmt: skip
+        row(
+            Medio_de_transporte="tren",
+            Días="Monday;Wednesday",
+            Tamaño="",
+            Combustible="",
+            Comparte_coche="",
+        ),  # fmt: skip
+        row(
+            Medio_de_transporte="Teletrabajo",
+            Km="",
+            Días="",
+            Trayectos_al_día="",
+            Tamaño="",
+            Combustible="",
+            Comparte_coche="",
+        ),  # fmt: skip
         row(Días="0,1,2,3,4", Comparte_coche="sí"),
     )
     assert rejects.empty, rejects.to_dict("records")
@@ -72,8 +84,11 @@ def test_weekdays_words_and_defaults_are_read(tmp_path: Path) -> None:
         ({"Trayectos al día": "0"}, "Trayectos al día", "OUT_OF_RANGE"),
         ({"Trayectos al día": "101"}, "Trayectos al día", "OUT_OF_RANGE"),
         ({"Comparte coche": "a veces"}, "Comparte coche", "INVALID_BOOLEAN"),
-        ({"Medio de transporte": "helicóptero", "Tamaño": "", "Combustible": ""},
-         "Medio de transporte", "INVALID_CHOICE"),  # fmt: skip
+        (
+            {"Medio de transporte": "helicóptero", "Tamaño": "", "Combustible": ""},
+            "Medio de transporte",
+            "INVALID_CHOICE",
+        ),  # fmt: skip
     ],
 )
 def test_a_bad_cell_is_a_reject_at_its_column(

@@ -38,8 +38,11 @@ def row(**cells: object) -> list[object]:
 def test_list_cells_default_and_spanish_words_are_read(tmp_path: Path) -> None:
     valid, rejects = validate(
         tmp_path,
-        row(Tipo="Oficina", Categorías="Electricidad; agua; electricity",
-            CUPS="es 0021 0000 0000 0001 ab ; ES0031405000000002CD1P"),
+        row(
+            Tipo="Oficina",
+            Categorías="Electricidad; agua; electricity",
+            CUPS="es 0021 0000 0000 0001 ab ; ES0031405000000002CD1P",
+        ),
         row(Nombre="Bilbao Office", País="esp", **{"Factor logístico": "0,65"}),
     )
     assert rejects.empty, rejects.to_dict("records")

@@ -40,8 +40,13 @@ def test_words_and_booleans_are_read(tmp_path: Path) -> None:
     valid, rejects = validate(
         tmp_path,
         row(Tipo="Propio", Categoría="Cross dock", Cargador_rápido="sí"),
-        row(Hub="Puerto (MSC)", Tipo="Subcontratado", Categoría="Warehouse Mixed", Centro="",
-            Cargador_rápido="0"),  # fmt: skip
+        row(
+            Hub="Puerto (MSC)",
+            Tipo="Subcontratado",
+            Categoría="Warehouse Mixed",
+            Centro="",
+            Cargador_rápido="0",
+        ),  # fmt: skip
         row(Hub="Hub 3", Tipo="3PL", Centro=""),
     )
     assert rejects.empty, rejects.to_dict("records")
@@ -74,9 +79,7 @@ def test_facilities_resolve_by_name_and_an_unknown_one_is_rejected(tmp_path: Pat
     valid, _ = validate(
         tmp_path, row(Centro="madrid  warehouse"), row(Hub="B", Centro="Madrid Warehuose")
     )
-    refs = References(
-        [ReferenceTable(FACILITIES, [{"id": "f-1", "name": "Madrid Warehouse"}])]
-    )
+    refs = References([ReferenceTable(FACILITIES, [{"id": "f-1", "name": "Madrid Warehouse"}])])
     records, rejects = SPEC.to_records(valid, refs)
     assert records["facility_id"].tolist() == ["f-1"]
     [reject] = rejects.to_dict("records")

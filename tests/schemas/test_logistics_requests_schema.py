@@ -42,8 +42,14 @@ def test_spanish_words_and_a_distance_with_places(tmp_path: Path) -> None:
     valid, rejects = validate(
         tmp_path,
         row(),
-        row(Tramo="2", Km="620,5", Unidad="palets", Modo="", Subcontratado="sí",
-            **{"Tipo vehículo": "van_diesel"}),  # fmt: skip
+        row(
+            Tramo="2",
+            Km="620,5",
+            Unidad="palets",
+            Modo="",
+            Subcontratado="sí",
+            **{"Tipo vehículo": "van_diesel"},
+        ),  # fmt: skip
         row(Tramo="3", Unidad="toneladas", Modo="marítimo", Origen="Valencia", Destino="Palma"),
     )
     assert rejects.empty, rejects.to_dict("records")
@@ -96,4 +102,3 @@ def test_two_legs_with_one_key_are_a_duplicate(tmp_path: Path) -> None:
     _, rejects = validate(tmp_path, row(), row(Origen="Madrid", Destino="Valencia"))
     found = rejects[["row", "column", "code"]].values.tolist()
     assert found == [[3, "Expedición", "DUPLICATE_ROW_ID"]]
-

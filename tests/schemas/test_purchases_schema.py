@@ -37,8 +37,16 @@ def row(**cells: object) -> list[object]:
 
 @pytest.mark.parametrize(
     ("written", "unit"),
-    [("€", "EUR"), ("euros", "EUR"), ("eur", "EUR"), ("", "EUR"), ("Dólares", "USD"),
-     ("US$", "USD"), ("Kilos", "kg"), ("toneladas", "t")],  # fmt: skip
+    [
+        ("€", "EUR"),
+        ("euros", "EUR"),
+        ("eur", "EUR"),
+        ("", "EUR"),
+        ("Dólares", "USD"),
+        ("US$", "USD"),
+        ("Kilos", "kg"),
+        ("toneladas", "t"),
+    ],  # fmt: skip
 )
 def test_units_are_read_as_the_service_names_them(tmp_path: Path, written: str, unit: str) -> None:
     valid, rejects = validate(tmp_path, row(Moneda=written))
@@ -50,9 +58,16 @@ def test_defaults_and_spanish_words(tmp_path: Path) -> None:
     valid, rejects = validate(
         tmp_path,
         row(),
-        row(Pedido="PO-2", **{"Tipo de compra": "Proveedor", "Tipo de gasto": "Inversión",
-                              "Factor propio": "3F2B9C1E-8D4A-4F7B-9A51-2C6E0D9B7A10",
-                              "País": " pt ", "Reciclado": "0,25"}),  # fmt: skip
+        row(
+            Pedido="PO-2",
+            **{
+                "Tipo de compra": "Proveedor",
+                "Tipo de gasto": "Inversión",
+                "Factor propio": "3F2B9C1E-8D4A-4F7B-9A51-2C6E0D9B7A10",
+                "País": " pt ",
+                "Reciclado": "0,25",
+            },
+        ),  # fmt: skip
     )
     assert rejects.empty, rejects.to_dict("records")
     assert valid["quantity"].tolist() == [1250.5, 1250.5]

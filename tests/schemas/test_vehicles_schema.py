@@ -39,10 +39,20 @@ def row(**cells: object) -> list[object]:
 def test_plates_and_the_words_people_use_are_read(tmp_path: Path) -> None:
     valid, rejects = validate(
         tmp_path,
-        row(Matrícula="5678-lmn", Combustible="Gasóleo", Tipo_de_vehículo="Furgoneta",
-            Régimen="Renting"),  # fmt: skip
-        row(Matrícula="AA.12.BC", Tipo="Turismo", Combustible="eléctrico", Segmento="Compacto",
-            Tamaño="Grande", Tipo_de_vehículo="coche"),  # fmt: skip
+        row(
+            Matrícula="5678-lmn",
+            Combustible="Gasóleo",
+            Tipo_de_vehículo="Furgoneta",
+            Régimen="Renting",
+        ),  # fmt: skip
+        row(
+            Matrícula="AA.12.BC",
+            Tipo="Turismo",
+            Combustible="eléctrico",
+            Segmento="Compacto",
+            Tamaño="Grande",
+            Tipo_de_vehículo="coche",
+        ),  # fmt: skip
     )
     assert rejects.empty, rejects.to_dict("records")
     assert valid["license_plate"].tolist() == ["5678LMN", "AA12BC"]

@@ -13,7 +13,13 @@ from emissions_etl.errors import (
 )
 from emissions_etl.resources import resource_spec
 from emissions_etl.sources import read_source
-from tests.builders import WASTE_HEADERS, set_cached_values, waste_row, write_xlsx
+from tests.builders import (
+    WASTE_HEADERS,
+    set_cached_errors,
+    set_cached_values,
+    waste_row,
+    write_xlsx,
+)
 
 WASTES = resource_spec("wastes")
 EXPECTED = list(WASTES.columns)
@@ -84,6 +90,28 @@ def test_formula_cells_are_read_by_their_cached_value(tmp_path: Path) -> None:
     set_cached_values(path, 0, {"E2": 20})
     [batch] = read(path)
     assert batch["base_quantity"].iloc[0] == 20
+
+
+def test_a_cached_formula_error_is_read_as_the_error_the_cell_shows(tmp_path: Path) -> None:
+    rows = [["Title"], WASTE_HEADERS, waste_row(1, base_quantity="=1/0", client_row_id="=X()"),
+            waste_row(2, description="=VLOOKUP(1,A:A,2,0)")]  # fmt: skip
+    path = write_xlsx(tmp_path / "w.xlsx", {"S": rows})
+    set_cached_errors(path, 0, {"E3": "#DIV/0!", "K3": "#NAME?", "J4": "#N/A"})
+
+    [batch] = read(path)
+
+    assert batch["base_quantity"].tolist() == ["#DIV/0!", 120.5]
+    assert batch["client_row_id"].iloc[0] == "#NAME?"
+    assert batch["description"].iloc[1] == "#N/A"
+
+
+def test_an_error_value_the_reader_cannot_take_is_refused_naming_its_cell(tmp_path: Path) -> None:
+    rows = [WASTE_HEADERS, waste_row(1), waste_row(2, base_quantity="=SEQUENCE(3)")]
+    path = write_xlsx(tmp_path / "w.xlsx", {"Wastes": rows})
+    set_cached_errors(path, 0, {"E3": "#SPILL!"})
+
+    with pytest.raises(UnsupportedSourceError, match=r"sheet 'Wastes', cell E3 shows #SPILL!"):
+        read(path)
 
 
 def test_every_visible_sheet_with_a_header_is_read_and_hidden_ones_skipped(

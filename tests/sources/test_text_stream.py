@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import io
+import tracemalloc
+from pathlib import Path
 
 import pytest
 
 from emissions_etl.errors import SourceEncodingError, SourceTooLargeError
+from emissions_etl.resources import resource_spec
+from emissions_etl.sources import read_source
 from emissions_etl.sources.limits import MAX_LINE_CHARS
 from emissions_etl.sources.text_stream import DecodedText
 
@@ -78,3 +82,54 @@ def test_a_line_over_the_cap_is_refused_before_it_is_held() -> None:
 def test_lines_keep_their_endings_as_written() -> None:
     text = DecodedText(io.BytesIO(b"a\r\nb\rc\nd"), source="f.csv")
     assert [text.readline() for _ in range(5)] == ["a\r\n", "b\r", "c\n", "d", ""]
+
+
+@pytest.mark.parametrize(
+    "lines_before",
+    [3, 3_200, 12_000, 40_000],  # in the head read, past 256 KB, past 1 MB, past 3 MB
+    ids=["top", "past-256KB", "past-1MB", "past-3MB"],
+)
+def test_a_change_of_encoding_is_refused_naming_its_line_wherever_it_is(
+    tmp_path: Path, lines_before: int
+) -> None:
+    line = "Madrid Warehouse;RSU;2026-01-01;2026-01-31;120,5;kg;200101;R3;Gestora Norte;;\n"
+    header = "Facility;Identification name;Start date;End date;Base quantity;Unit;LER code;"
+    header += "RD code;Destination;Description;Client row id\n"
+    data = (header + line.replace("Gestora", "Müller")).encode()
+    data += line.encode() * lines_before + line.replace("Gestora", "Gestión").encode("cp1252")
+    data += line.encode() * 100
+    path = tmp_path / "w.csv"
+    path.write_bytes(data)
+    wastes = resource_spec("wastes")
+    bad_line = lines_before + 3
+
+    with pytest.raises(SourceEncodingError, match=rf"line {bad_line} is not UTF-8 like the lines"):
+        for _ in read_source(path, expected_columns=wastes.columns, batch_rows=5_000):
+            pass
+
+
+def test_a_file_ascii_until_a_late_cp1252_line_is_cp1252_and_read_as_written() -> None:
+    # Nothing before it says UTF-8: the file decodes one way only, with no mojibake.
+    data = b"h\n" + b"x\n" * 700_000 + "Gestión\n".encode("cp1252")
+    text, encoding = decode(data)
+    assert text.endswith("Gestión\n")
+    assert encoding == "cp1252"
+
+
+def drain(text: DecodedText) -> None:
+    while text.read(256 * 1024):  # as the csv parser reads it
+        pass
+
+
+def test_the_whole_file_is_checked_holding_a_chunk_not_the_file() -> None:
+    data = "Müller\n".encode() + (b"0123456789" * 100 + b"\n") * 32_000 + b"\xe9\n"  # 32 MB
+    text = DecodedText(io.BytesIO(data), source="f.csv")
+    tracemalloc.start()
+    try:
+        with pytest.raises(SourceEncodingError, match="line 32002 is not UTF-8"):
+            drain(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # A chunk (1 MB) and its decoded text at a time: never the file, let alone twice.
+    assert peak < len(data) / 4, peak

@@ -20,6 +20,7 @@ def test_mapping_round_trips_with_a_load_time(warehouse: Warehouse) -> None:
         "source_hash",
         "ingest_job_id",
         "loaded_at",
+        "source_name",
     ]
     assert mapping[["source_key", "remote_id", "source_hash", "ingest_job_id"]].to_dict(
         "records"

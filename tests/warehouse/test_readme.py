@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import emissions_etl.warehouse
+from emissions_etl.resources import resource_spec
 from emissions_etl.warehouse import Warehouse
 
 from .conftest import mapping_frame, rejects_frame, remote_frame, source_frame
@@ -19,6 +20,7 @@ EXAMPLES = re.findall(r"```sql\n(.*?)```", README.read_text(encoding="utf-8"), f
 @pytest.fixture
 def loaded(warehouse: Warehouse) -> Warehouse:
     with warehouse.writer() as writer:
+        writer.declare_inventory_rule("wastes", resource_spec("wastes").inventory)
         run_id = writer.start_run("wastes", "wastes.xlsx", {})
         writer.land_source_rows(run_id, "wastes", source_frame(["r1", "r2"]))
         writer.upsert_mapping("wastes", mapping_frame({"r1": "id-1", "r2": "id-2"}))
@@ -39,3 +41,12 @@ def test_the_readme_has_example_queries() -> None:
 @pytest.mark.parametrize("sql", EXAMPLES, ids=[f"example-{n}" for n in range(len(EXAMPLES))])
 def test_each_readme_example_runs_and_returns_rows(loaded: Warehouse, sql: str) -> None:
     assert not loaded.query(sql).empty
+
+
+def test_the_inventory_example_gives_the_wastes_line(loaded: Warehouse) -> None:
+    [sql] = [example for example in EXAMPLES if "ghg_inventory" in example]
+
+    lines = loaded.query(sql)
+
+    assert lines[["scope", "category", "records"]].values.tolist() == [[3, 5, 2]]
+    assert lines["category_name"].tolist() == ["Waste generated in operations"]

@@ -17,8 +17,17 @@ TABLES = {
     "remote_records",
     "facilities",
     "resource_catalog",
+    "view_version",
+    "inventory_rules",
 }
-VIEWS = {"emissions", "load_run_summary", "rejects_latest"}
+VIEWS = {
+    "emissions",
+    "load_run_summary",
+    "rejects_latest",
+    "ghg_categories",
+    "ghg_inventory",
+    "ghg_inventory_records",
+}
 
 
 def _objects(warehouse: Warehouse) -> dict[str, set[str]]:

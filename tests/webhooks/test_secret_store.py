@@ -24,7 +24,8 @@ def test_the_file_is_created_0600_whatever_the_umask(tmp_path: Path) -> None:
 
     assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
     assert store.get("e1") == SECRET
-    assert [p.name for p in tmp_path.iterdir()] == ["secrets.json"]  # no temporary left
+    # No temporary left; the (empty) lock file that serialises changes stays.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["secrets.json", "secrets.json.lock"]
 
 
 def test_secrets_are_kept_per_endpoint_and_forgotten(tmp_path: Path) -> None:
@@ -61,7 +62,28 @@ def test_a_damaged_file_counts_as_no_secret(tmp_path: Path) -> None:
 
 
 def test_the_default_file_sits_beside_the_warehouse(tmp_path: Path) -> None:
-    settings = WebhookSettings(warehouse=tmp_path / "data" / "warehouse.duckdb")
+    settings = WebhookSettings(warehouse=str(tmp_path / "data" / "warehouse.duckdb"))
 
     assert settings.secret_path() == tmp_path / "data" / "warehouse.duckdb.webhook-secret.json"
     assert WebhookSettings(secret_file=tmp_path / "s.json").secret_path() == tmp_path / "s.json"
+
+
+def test_two_processes_changing_the_file_at_once_lose_neither_change(tmp_path: Path) -> None:
+    import multiprocessing
+
+    path = tmp_path / "secrets.json"
+    context = multiprocessing.get_context("fork")
+    workers = [context.Process(target=_put_many, args=(path, name)) for name in ("a", "b")]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+
+    store = SecretStore(path)
+    assert all(store.get(f"{name}{n}") == SECRET for name in ("a", "b") for n in range(40))
+
+
+def _put_many(path: Path, name: str) -> None:
+    store = SecretStore(path)
+    for n in range(40):
+        store.put(f"{name}{n}", "https://x/hook", SECRET)

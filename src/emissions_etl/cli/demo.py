@@ -22,7 +22,7 @@ from rich.table import Table
 
 from emissions_etl.client import ApiKeyAuth, EmissionsClient
 from emissions_etl.errors import ConfigurationError, EmissionsEtlError
-from emissions_etl.warehouse import Warehouse
+from emissions_etl.warehouse import DEFAULT_APPROACH, Warehouse
 
 DEMO_FACILITIES = (
     ("Madrid Warehouse", "warehouse"),
@@ -120,8 +120,11 @@ def run_nightly_flow(sandbox: DemoSandbox, inbox: Path, warehouse: Path, log_pat
     # hold mistakes): the summary below says what happened, whatever the exit code.
 
 
-def run_demo(*, workdir: Path, inbox: Path, console: Console) -> None:
-    """Everything the README's first command does, step by step, with a summary at the end."""
+def run_demo(
+    *, workdir: Path, inbox: Path, console: Console, consolidation: str = DEFAULT_APPROACH
+) -> None:
+    """Everything the README's first command does, step by step, with a summary at the end (the
+    GHG inventory under the ``consolidation`` approach)."""
     if not inbox.is_dir():
         raise ConfigurationError(f"no inbox folder at {inbox} (run the demo from the project root)")
     if not Path("flows/nightly.py").exists():
@@ -146,16 +149,20 @@ def run_demo(*, workdir: Path, inbox: Path, console: Console) -> None:
             f"the nightly flow wrote no warehouse; last lines of {workdir / 'flow.log'}:\n"
             + "\n".join(tail)
         )
-    print_warehouse_summary(Warehouse(warehouse_path), console)
+    print_warehouse_summary(Warehouse(warehouse_path), console, consolidation=consolidation)
     console.print(f"\nwarehouse: [bold]{warehouse_path}[/]  (flow log: {workdir / 'flow.log'})")
     from emissions_etl.report import write_report  # plotly loads only here
 
-    report = write_report(Warehouse(warehouse_path), workdir / "report.html")
+    report = write_report(
+        Warehouse(warehouse_path), workdir / "report.html", consolidation=consolidation
+    )
     console.print(f"report: [bold]{report.path}[/]  (open it in a browser; it needs no network)")
 
 
-def print_warehouse_summary(warehouse: Warehouse, console: Console) -> None:
-    """Runs, rejects and co2e by month and facility, from the warehouse."""
+def print_warehouse_summary(
+    warehouse: Warehouse, console: Console, *, consolidation: str = DEFAULT_APPROACH
+) -> None:
+    """Runs, rejects, co2e by month and facility, and the GHG inventory, from the warehouse."""
     import pandas as pd
 
     from emissions_etl.loading.figures import CO2E_COLUMNS, ROW_COLUMNS, count, kg
@@ -205,6 +212,28 @@ def print_warehouse_summary(warehouse: Warehouse, console: Console) -> None:
         console.print(table)
     total = float(rows["co2e_kg"].sum()) if not rows.empty else 0.0
     console.print(f"total co2e in the service now: [bold]{total:,.1f} kg[/]")
+    print_inventory_totals(warehouse, console, consolidation=consolidation)
+
+
+def print_inventory_totals(
+    warehouse: Warehouse, console: Console, *, consolidation: str = DEFAULT_APPROACH
+) -> None:
+    """The GHG inventory's totals by scope (ESRS E1-6 lines), in tonnes with one decimal."""
+    from emissions_etl.inventory import read_inventory
+
+    inventory = read_inventory(warehouse, approach=consolidation)
+    table = Table(
+        "line", "t co2e", "records",
+        title=f"GHG inventory by scope ({consolidation.replace('_', ' ')}; view ghg_inventory)",
+    )  # fmt: skip
+    for line in inventory.lines.to_dict("records"):
+        if line["kind"] in ("scope_2_market", "total_market"):
+            continue  # the service's electricity factors are location-based: nothing to print
+        indent = "  " if line["kind"] == "scope_3_category" else ""
+        table.add_row(
+            f"{indent}{line['line']}", f"{line['co2e_t']:,.1f}", f"{int(line['records']):,}"
+        )
+    console.print(table)
 
 
 CO2E_BY_RESOURCE_MONTH_FACILITY = """

@@ -14,8 +14,19 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from emissions_etl import __version__
+from emissions_etl.cli.consolidation_option import ConsolidationOption
 from emissions_etl.cli.limit_options import LimitsFileOption, SharedLimitsOption
 from emissions_etl.cli.terminal import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE, fail, out, warn
+from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
+from emissions_etl.cli.webhook_options import (
+    WebhookFallbackOption,
+    WebhookListenOption,
+    WebhookMaxBodyOption,
+    WebhookSecretFileOption,
+    WebhookSecretOption,
+    WebhookUrlOption,
+    webhook_settings,
+)
 
 if TYPE_CHECKING:
     from emissions_etl.resources import ResourceSpec
@@ -26,6 +37,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain help, wrapped to the terminal: rich's tables cut long option and variable names
+    # ("EMISSIONS_WEBHOOK_FALLBACK_…") at 80 columns.
+    rich_markup_mode=None,
 )
 
 ResourceOption = Annotated[
@@ -161,14 +175,8 @@ def load(
         bool, typer.Option(help="Validate, resolve and ask the service to check; write nothing.")
     ] = False,
     rejects: RejectsOption = None,
-    warehouse: Annotated[
-        Path | None,
-        typer.Option(
-            envvar="EMISSIONS_WAREHOUSE",
-            show_envvar=True,
-            help="DuckDB file (default: warehouse.duckdb).",
-        ),
-    ] = None,
+    warehouse: WarehouseOption = None,
+    warehouse_data: WarehouseDataOption = None,
     profile: ProfileOption = None,
     sector_map: SectorMapOption = None,
     default_country: DefaultCountryOption = None,
@@ -186,12 +194,21 @@ def load(
     allow_mass_delete: Annotated[
         bool, typer.Option(help="Let --mirror delete more than 20 % of the source's records.")
     ] = False,
+    webhook_url: WebhookUrlOption = None,
+    webhook_listen: WebhookListenOption = None,
+    webhook_secret: WebhookSecretOption = None,
+    webhook_secret_file: WebhookSecretFileOption = None,
+    webhook_fallback_after: WebhookFallbackOption = None,
+    webhook_max_body_bytes: WebhookMaxBodyOption = None,
 ) -> None:
     """Load files into the service (settings from EMISSIONS_* variables) and the warehouse.
 
     Files load parents first (facilities before wastes, vehicles before consumptions, ...).
     A row is found again by its key or its content within its source, in the warehouse and
     else among the records the service holds: nothing is created twice.
+
+    With a webhook URL, a line says when its endpoint is registered or reused and when each
+    ingest job finishes by its event (or by polling after the wait).
     """
     from emissions_etl.cli.profiles_command import profile_options, profile_resource
     from emissions_etl.cli.terminal import check_rejects_target, load_files, print_load_report
@@ -210,9 +227,16 @@ def load(
             _warn_sheet_on_csv(file, sheet)
         given = {
             "warehouse": warehouse,
+            "warehouse_data": warehouse_data,
             "limits_file": limits_file,
             "shared_limits": shared_limits.value if shared_limits else None,
         }
+        webhooks = webhook_settings(
+            webhook_url=webhook_url, webhook_listen=webhook_listen,
+            webhook_secret=webhook_secret, webhook_secret_file=webhook_secret_file,
+            webhook_fallback_after=webhook_fallback_after,
+            webhook_max_body_bytes=webhook_max_body_bytes,
+        )  # fmt: skip
         summaries = load_files(
             planned, sheet=sheet, strict=strict, dry_run=dry_run,
             settings={name: value for name, value in given.items() if value is not None},
@@ -220,6 +244,7 @@ def load(
                 **profile_options(profile, sector_map, default_country),
                 "source": source, "mirror": mirror, "allow_mass_delete": allow_mass_delete,
             },
+            webhooks=webhooks,
         )  # fmt: skip
     except StrictModeError as error:
         if rejects is not None and error.rejects is not None:
@@ -279,13 +304,19 @@ def demo(
     inbox: Annotated[Path, typer.Option(help="Folder of files to load.")] = Path(
         "sample_data/inbox"
     ),
+    consolidation: ConsolidationOption = None,
 ) -> None:
     """Start a sandbox, run the nightly flow over the sample inbox, and print what landed."""
+    from emissions_etl.cli.consolidation_option import consolidation_approach
     from emissions_etl.cli.demo import run_demo
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
 
     try:
-        run_demo(workdir=workdir, inbox=inbox, console=out)
+        approach = consolidation_approach(consolidation)
+    except (ConfigurationError, ValueError) as error:
+        raise fail(str(error), EXIT_UNUSABLE) from None
+    try:
+        run_demo(workdir=workdir, inbox=inbox, console=out, consolidation=approach)
     except (InputError, ConfigurationError) as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
     except EmissionsEtlError as error:
@@ -313,6 +344,11 @@ from emissions_etl.cli.report_command import report_command  # noqa: E402
 
 app.command("report")(report_command)
 
+# The GHG inventory as xlsx or csv; its command imports pandas and openpyxl only when it runs.
+from emissions_etl.cli.inventory_command import inventory_command  # noqa: E402
+
+app.command("inventory")(inventory_command)
+
 # Export profiles (SAP, Concur, fuel cards, TMS); the declarations are read when it runs.
 from emissions_etl.cli.profiles_command import profiles_command  # noqa: E402
 
@@ -322,3 +358,8 @@ app.command("profiles")(profiles_command)
 from emissions_etl.cli.rebuild_command import rebuild_command  # noqa: E402
 
 app.command("rebuild-warehouse")(rebuild_command)
+
+# Read-only SQL over the warehouse for analysts; DuckDB loads only when it runs.
+from emissions_etl.cli.sql_command import sql_command  # noqa: E402
+
+app.command("sql")(sql_command)

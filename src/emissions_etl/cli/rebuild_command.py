@@ -5,24 +5,14 @@ service or the warehouse failed."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated
-
-import typer
-
 from emissions_etl.cli.limit_options import LimitsFileOption, SharedLimitsOption
 from emissions_etl.cli.terminal import EXIT_FAILED, EXIT_UNUSABLE, fail, out
+from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
 
 
 def rebuild_command(
-    warehouse: Annotated[
-        Path | None,
-        typer.Option(
-            envvar="EMISSIONS_WAREHOUSE",
-            show_envvar=True,
-            help="DuckDB file to rebuild (default: warehouse.duckdb); created when missing.",
-        ),
-    ] = None,
+    warehouse: WarehouseOption = None,
+    warehouse_data: WarehouseDataOption = None,
     limits_file: LimitsFileOption = None,
     shared_limits: SharedLimitsOption = None,
 ) -> None:
@@ -35,17 +25,18 @@ def rebuild_command(
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError
     from emissions_etl.loading.rebuild import rebuild_warehouse
     from emissions_etl.settings import Settings
-    from emissions_etl.warehouse import Warehouse
 
     given = {
         "warehouse": warehouse,
+        "warehouse_data": warehouse_data,
         "limits_file": limits_file,
         "shared_limits": shared_limits.value if shared_limits else None,
     }
     try:
         settings = Settings(**{name: value for name, value in given.items() if value is not None})
         with open_client(settings) as client:
-            rebuilt = rebuild_warehouse(client, Warehouse(settings.warehouse))
+            rebuilt_warehouse = settings.open_warehouse()
+            rebuilt = rebuild_warehouse(client, rebuilt_warehouse)
     except ConfigurationError as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
     except EmissionsEtlError as error:
@@ -63,4 +54,4 @@ def rebuild_command(
             "landed with their co2e, and found by content when their source is next loaded",
             highlight=False,
         )
-    out.print(f"warehouse {settings.warehouse} rebuilt from the service", highlight=False)
+    out.print(f"warehouse {rebuilt_warehouse.target} rebuilt from the service", highlight=False)

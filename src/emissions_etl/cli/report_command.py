@@ -2,8 +2,8 @@
 
 Imports nothing heavy at module level: the CLI imports this module on every start, and plotly
 is loaded only when a report is actually written. Exit codes as the CLI's: 0 written (also for
-an empty warehouse), 2 no warehouse file or the page cannot be written, 3 the warehouse
-cannot be read (a load holds it, or it is not a DuckDB file).
+an empty warehouse), 2 no warehouse file, a setting it cannot use or the page cannot be written,
+3 the warehouse cannot be read (a load holds it, or it is not a DuckDB file).
 """
 
 from __future__ import annotations
@@ -13,30 +13,41 @@ from typing import Annotated
 
 import typer
 
+from emissions_etl.cli.consolidation_option import ConsolidationOption
+from emissions_etl.cli.warehouse_options import WarehouseOption
+
 EXIT_UNUSABLE, EXIT_FAILED = 2, 3
 
 
 def report_command(
     out: Annotated[Path, typer.Option("--out", help="HTML file to write (replaced whole).")],
-    warehouse: Annotated[
-        Path | None,
+    warehouse: WarehouseOption = None,
+    consolidation: ConsolidationOption = None,
+    organization: Annotated[
+        str | None,
         typer.Option(
-            "--warehouse",
-            help="DuckDB file to report on (default: $EMISSIONS_WAREHOUSE, else warehouse.duckdb).",
+            "--organization",
+            envvar="EMISSIONS_REPORT_ORGANIZATION",
+            show_envvar=True,
+            help="Report this organization alone (its id); default: every organization the "
+            "warehouse holds.",
         ),
     ] = None,
 ) -> None:
-    """Write one self-contained HTML page: co2e by month, facility and source, runs, rejects."""
+    """Write one self-contained HTML page: the GHG inventory, co2e by month, facility and source,
+    runs, rejects."""
     from pydantic import ValidationError
 
-    from emissions_etl.errors import EmissionsEtlError, InputError
+    from emissions_etl.cli.consolidation_option import consolidation_approach
+    from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
     from emissions_etl.report import write_report
     from emissions_etl.settings import Settings
 
     try:
+        approach = consolidation_approach(consolidation)
         path = warehouse if warehouse is not None else Settings().warehouse
-        summary = write_report(path, out)
-    except (InputError, ValidationError) as error:
+        summary = write_report(path, out, consolidation=approach, organization=organization)
+    except (InputError, ConfigurationError, ValidationError, ValueError) as error:
         _fail(_one_line(error), EXIT_UNUSABLE)
     except OSError as error:
         _fail(f"cannot write {out}: {error.strerror or error}", EXIT_UNUSABLE)

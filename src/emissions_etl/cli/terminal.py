@@ -81,20 +81,29 @@ def write_rejects(rejects_by_file: Mapping[Path, pd.DataFrame], target: Path) ->
         return
     for source, frame in with_rejects.items():
         one = target if len(with_rejects) == 1 else target.with_stem(f"{target.stem}-{source.stem}")
-        write_annotated_workbook(source, frame, one)
+        try:
+            note = write_annotated_workbook(source, frame, one)
+        except OSError as error:
+            raise fail(f"--rejects {one}: cannot write it ({error.strerror or error})",
+                       EXIT_UNUSABLE) from None  # fmt: skip
+        if note is not None:
+            warn(f"{one}: {note}")
         out.print(f"rejects written to {one}")
 
 
 def print_rejects(rejects: pd.DataFrame, limit: int = REJECTS_SHOWN) -> None:
     """The first rejects, one line each with the reason, and how many more there are."""
     from emissions_etl.loading.rejects import reject_records
+    from emissions_etl.sources.cells import escape_control_characters as shown
 
     records = reject_records(rejects)
     for reject in records[:limit]:
-        sheet = f" sheet {reject['sheet']}" if reject["sheet"] else ""
+        # A cell's control characters are shown escaped, never sent to the terminal (an ESC
+        # from a file would act on it).
+        sheet = f" sheet {shown(reject['sheet'])}" if reject["sheet"] else ""
         out.print(
-            f"  {reject['file']}{sheet} row {reject['row']}, {reject['column']}: "
-            f"{reject['message']} [{reject['code']}]",
+            f"  {shown(reject['file'])}{sheet} row {reject['row']}, {shown(reject['column'])}: "
+            f"{shown(reject['message'])} [{reject['code']}]",
             highlight=False,
             markup=False,
             soft_wrap=True,
@@ -111,17 +120,21 @@ def load_files(
     dry_run: bool,
     settings: Mapping[str, Any] | None = None,
     extra_options: Mapping[str, Any] | None = None,
+    webhooks: Mapping[str, Any] | None = None,
 ) -> list[FileOutcome]:
     """Load with live progress (rows read, sent, calculated per file); stops at the first
-    file that fails, as a command line should. ``settings``: the command's options, over the
-    EMISSIONS_* environment."""
+    file that fails, as a command line should. ``settings`` and ``webhooks``: the command's
+    options, over the EMISSIONS_* environment. What the webhook does is printed as it happens
+    (on stderr, above the progress)."""
     from rich.progress import Progress, TextColumn, TimeElapsedColumn
 
     from emissions_etl.loading.file_loads import load_files as load_in_order
     from emissions_etl.loading.pipeline import LoadOptions
     from emissions_etl.settings import Settings
+    from emissions_etl.webhooks import WebhookSettings
 
     resolved = Settings(**(settings or {}))
+    webhook_settings = WebhookSettings(**(webhooks or {}), warehouse=resolved.warehouse)
     options = LoadOptions(sheet=sheet, strict=strict, dry_run=dry_run, **(extra_options or {}))
     columns = (TextColumn("{task.description}"), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True) as progress:
@@ -138,12 +151,13 @@ def load_files(
             return advance
 
         return load_in_order(planned, settings=resolved, options=options, progress=tracker,
-                             keep_going=False, say=say)  # fmt: skip
+                             keep_going=False, webhooks=webhook_settings,
+                             notify=say)  # fmt: skip
 
 
-def say(line: str) -> None:
-    """What a person waiting should know (another load holding the warehouse), on stderr."""
-    err.print(line, highlight=False, markup=False, soft_wrap=True)
+def say(message: str) -> None:
+    """One line of what is happening, on stderr (above a live progress display)."""
+    err.print(message, highlight=False, markup=False, soft_wrap=True)
 
 
 def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: Path | None) -> bool:

@@ -21,8 +21,8 @@ from emissions_etl.loading.pipeline import (
 from emissions_etl.loading.writing import JobCompletion
 from emissions_etl.resources import ResourceSpec, in_dependency_order
 from emissions_etl.settings import Settings
-from emissions_etl.warehouse import Warehouse
 from emissions_etl.webhooks import WebhookSettings, open_job_completion
+from emissions_etl.webhooks.notices import Notify
 
 
 @dataclass
@@ -66,19 +66,23 @@ def load_files(
     completion: JobCompletion | None = None,
     keep_going: bool = True,
     refresh: bool = True,
-    say: Callable[[str], None] | None = None,
+    webhooks: WebhookSettings | None = None,
+    notify: Notify | None = None,
 ) -> list[FileOutcome]:
     """Load every file in dependency order; with ``keep_going`` a failed file is recorded and
     the next one loads, else the error is raised. With ``refresh``, records whose co2e sums
-    others' (facilities, vehicles...) are read again at the end. ``say`` receives what a
-    person waiting should know (another load holding the warehouse)."""
+    others' (facilities, vehicles...) are read again at the end. ``webhooks``: how ingest jobs
+    finish (default: the EMISSIONS_WEBHOOK_* environment); ``notify`` receives their lines, and
+    the warehouse's while another load holds it."""
     outcomes = []
-    warehouse = Warehouse(settings.warehouse, say=say)
+    warehouse = settings.open_warehouse(say=notify)
     with ExitStack() as stack:
         client = stack.enter_context(open_client(settings))
         if completion is None:
-            webhooks = WebhookSettings(warehouse=settings.warehouse)
-            completion = stack.enter_context(open_job_completion(client, webhooks))
+            webhooks = webhooks or WebhookSettings(warehouse=warehouse.target.location)
+            completion = stack.enter_context(
+                open_job_completion(client, webhooks, notify=notify)
+            )
         for path, spec in in_load_order(planned):
             outcome = FileOutcome(path, spec.name)
             try:

@@ -332,7 +332,10 @@ def _load_batch(
     with clock.stage("land"):
         writer.land_source_rows(summary.run_id, spec.name, valid, source_name=summary.source_name)
         known = writer.mapping(spec.name, records["source_key"].tolist())
-        writer.touch_mapping(spec.name, known["source_key"].tolist(), summary.source_name)
+        # Rows now of this source (a vehicle in another fleet list before): only those written.
+        moved = known["source_name"].ne(summary.source_name) | known["source_name"].isna()
+        keys = known.loc[moved, "source_key"].tolist()
+        writer.touch_mapping(spec.name, keys, summary.source_name)
         plan = plan_changes(records, known)
         plan.new.attrs = plan.changed.attrs = records.attrs
     with clock.stage("reconcile"):
@@ -420,6 +423,7 @@ def describe(writer: WarehouseWriter, spec: ResourceSpec) -> None:
     writer.create_resource_view(
         spec.name, [(c.name, c.sql_type, c.path or f"$.{c.name}") for c in spec.view_columns]
     )
+    writer.declare_inventory_rule(spec.name, spec.inventory)
 
 
 def _check_strict(

@@ -48,6 +48,9 @@ class ReferenceList:
     label: str = ""
     #: The input column whose names this list resolves (its dropdown in templates).
     column: str | None = None
+    #: Names a template offers for ``column`` when no service is configured to list the
+    #: organization's own (the ones the interface documents).
+    offline_names: tuple[str, ...] = ()
     #: The items are the organization's facilities: land them in the warehouse's ``facilities``
     #: table, whose names label every report.
     directory: bool = False

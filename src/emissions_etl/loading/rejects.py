@@ -12,13 +12,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-import openpyxl
 import pandas as pd
-from openpyxl import Workbook
-from openpyxl.cell.cell import Cell
-from openpyxl.comments import Comment
-from openpyxl.styles import PatternFill
-from openpyxl.worksheet.worksheet import Worksheet
 
 #: Columns of every rejects frame, in this order.
 REJECT_COLUMNS = ("file", "sheet", "row", "column", "value", "code", "message")
@@ -31,6 +25,8 @@ class RejectCode(StrEnum):
     """
 
     REQUIRED = "REQUIRED"
+    #: The cell shows a spreadsheet error (#DIV/0!, #N/A...) instead of a value.
+    FORMULA_ERROR = "FORMULA_ERROR"
     INVALID_NUMBER = "INVALID_NUMBER"
     INVALID_INTEGER = "INVALID_INTEGER"
     INVALID_BOOLEAN = "INVALID_BOOLEAN"
@@ -111,83 +107,11 @@ def write_rejects_json(rejects: pd.DataFrame, path: Path) -> None:
     Path(path).write_text(text + "\n", "utf-8")
 
 
-def write_annotated_workbook(source: Path, rejects: pd.DataFrame, out: Path) -> None:
+def write_annotated_workbook(source: Path, rejects: pd.DataFrame, out: Path) -> str | None:
     """A copy of ``source`` (xlsx, or csv turned into xlsx) with bad cells filled light red,
-    each carrying its message as a comment, plus a "Rejects" sheet listing them all."""
-    source, out = Path(source), Path(out)
-    rejects = sort_rejects(rejects)
-    if source.suffix.lower() in (".xlsx", ".xlsm"):
-        workbook = openpyxl.load_workbook(source)
-    else:
-        workbook = _workbook_from_csv(source)
-    for sheet_name, sheet_rejects in rejects.groupby("sheet", sort=False):
-        sheet = _sheet_for(workbook, str(sheet_name))
-        if sheet is not None:
-            _annotate_sheet(sheet, sheet_rejects)
-    _add_rejects_sheet(workbook, rejects)
-    workbook.save(out)
+    each carrying its message as a comment, plus a "Rejects" sheet listing them all; any value
+    is written (control characters escaped), never an error. Returns why the copy lacks the
+    workbook's formatting or cells, if it does (``annotated_workbook``)."""
+    from emissions_etl.loading.annotated_workbook import write_annotated
 
-
-_BAD_FILL = PatternFill(start_color="FFC7CE", end_color="FFC7CE", fill_type="solid")
-_AUTHOR = "emissions-etl"
-
-
-def _workbook_from_csv(source: Path) -> Workbook:
-    from emissions_etl.sources.csv_reader import read_raw_lines
-
-    workbook = Workbook()
-    sheet = workbook.active
-    sheet.title = (source.stem or "data")[:31]
-    for cells in read_raw_lines(source):
-        sheet.append(cells)
-    return workbook
-
-
-def _sheet_for(workbook: Workbook, name: str) -> Worksheet | None:
-    if name in workbook.sheetnames:
-        return workbook[name]
-    return workbook.worksheets[0] if name == "" else None
-
-
-def _annotate_sheet(sheet: Worksheet, rejects: pd.DataFrame) -> None:
-    columns = _header_columns(sheet, set(rejects["column"].astype(str)))
-    notes: dict[tuple[int, int], list[str]] = {}
-    for reject in reject_records(rejects):
-        column = columns.get(reject["column"], 1)
-        notes.setdefault((reject["row"], column), []).append(reject["message"])
-    for (row, column), messages in notes.items():
-        cell = _writable_cell(sheet, row, column)
-        cell.fill = _BAD_FILL
-        cell.comment = Comment("\n".join(messages), _AUTHOR, width=320, height=110)
-
-
-def _header_columns(sheet: Worksheet, headers: set[str]) -> dict[str, int]:
-    """Header text -> 1-based column, from the top row that holds most of ``headers``."""
-    best: dict[str, int] = {}
-    for row in sheet.iter_rows(min_row=1, max_row=30):
-        found = {
-            str(cell.value).strip(): cell.column
-            for cell in row
-            if cell.value is not None and str(cell.value).strip() in headers
-        }
-        if len(found) > len(best):
-            best = found
-    return best
-
-
-def _writable_cell(sheet: Worksheet, row: int, column: int) -> Cell:
-    """The cell itself, or the top-left cell of the merged range that covers it."""
-    for merged in sheet.merged_cells.ranges:
-        if merged.min_row <= row <= merged.max_row and merged.min_col <= column <= merged.max_col:
-            return sheet.cell(merged.min_row, merged.min_col)
-    return sheet.cell(row, column)
-
-
-def _add_rejects_sheet(workbook: Workbook, rejects: pd.DataFrame) -> None:
-    title, suffix = "Rejects", 2
-    while title in workbook.sheetnames:
-        title, suffix = f"Rejects ({suffix})", suffix + 1
-    sheet = workbook.create_sheet(title)
-    sheet.append(list(REJECT_COLUMNS))
-    for reject in reject_records(rejects):
-        sheet.append([reject[column] for column in REJECT_COLUMNS])
+    return write_annotated(Path(source), rejects, Path(out))

@@ -2,7 +2,9 @@
 
 Cells are first read by the kind their schema column declares (text, code, number, integer,
 date, boolean, weekdays), then the resource's Pandera schema judges them; every failure is turned
-into a reject a person can act on, worded from the check that failed.
+into a reject a person can act on, worded from the check that failed. A cell showing a
+spreadsheet error (``#DIV/0!``, ``#N/A``...) is a FORMULA_ERROR in whatever column, never an
+empty cell nor a value: its row is rejected, whatever else it holds.
 """
 
 from __future__ import annotations
@@ -16,13 +18,17 @@ import pandas as pd
 import pandera.pandas as pandera
 
 from emissions_etl.errors import UnsupportedSourceError
-from emissions_etl.loading.cell_kinds import ColumnRule, column_rules, parse_column
+from emissions_etl.loading.cell_kinds import ColumnRule, Parsed, column_rules, parse_column
 from emissions_etl.loading.rejects import RejectCode, empty_rejects, make_rejects, sort_rejects
 from emissions_etl.loading.row_keys import ContentKeys, row_keys, source_hash
 from emissions_etl.resources import ResourceSpec
 from emissions_etl.sources.cells import as_text, is_blank
+from emissions_etl.sources.formula_errors import formula_error, formula_errors
 from emissions_etl.sources.frames import ORIGIN_COLUMNS
 from emissions_etl_schemas.checks import COLUMN_CHECK_REJECTS, ROW_CHECK_REJECTS
+
+#: Kinds whose reading keeps a cell's text: an error value passes it and is looked for there.
+_TEXT_KINDS = frozenset({"text", "code", "choice"})
 
 
 @dataclass(frozen=True)
@@ -65,9 +71,11 @@ def validate_batch(
     failures: list[Failure] = []
     for rule in rules:
         parsed = parse_column(rule, raw[rule.name])
-        typed[rule.name] = parsed.values
-        if parsed.bad.any():
-            failures.append(Failure(rule.name, parsed.bad, parsed.code, parsed.message))
+        values, bad, shown_errors = _formula_errors(rule, raw[rule.name], parsed)
+        failures += shown_errors
+        typed[rule.name] = values
+        if bad.any():
+            failures.append(Failure(rule.name, bad, parsed.code, parsed.message))
     if spec.prepare is not None:
         typed = spec.prepare(typed)
     for name in ORIGIN_COLUMNS:
@@ -106,6 +114,32 @@ def _require_columns(batch: pd.DataFrame, spec: ResourceSpec, headers: dict[str,
         )
 
 
+def _formula_errors(
+    rule: ColumnRule, raw: pd.Series, parsed: Parsed
+) -> tuple[pd.Series, np.ndarray, list[Failure]]:
+    """The column's values and unreadable cells without the cells showing a spreadsheet error
+    (emptied: they hold no value), and a FORMULA_ERROR failure per error value shown.
+
+    Such a cell is among those that could not be read (a number, a date, a yes/no column) or,
+    in a column read as text, among its text: only those are looked at, the text in Arrow.
+    """
+    shown = formula_errors(raw[parsed.bad]) if parsed.bad.any() else None
+    shown = shown.reindex(raw.index) if shown is not None else None
+    among_text = formula_errors(parsed.values, trimmed=True) if rule.kind in _TEXT_KINDS else None
+    if among_text is not None:
+        shown = among_text if shown is None else shown.where(shown.notna(), among_text)
+    if shown is None:
+        return parsed.values, parsed.bad, []
+    errors = shown.notna().to_numpy(dtype=bool)
+    failures = []
+    for text in shown[errors].unique():
+        error = formula_error(str(text))
+        assert error is not None
+        rows = errors & (shown == text).fillna(False).to_numpy(dtype=bool)
+        failures.append(Failure(rule.name, rows, RejectCode.FORMULA_ERROR, error.sentence()))
+    return parsed.values.where(~errors), parsed.bad & ~errors, failures
+
+
 def _raw_column(batch: pd.DataFrame, name: str) -> pd.Series:
     if name in batch.columns:
         return batch[name]
@@ -133,7 +167,9 @@ def _schema_failures(
         cases = errors.failure_cases
     cases = cases[cases["index"].notna()]
     names = cases["check"].astype(str).str.split("(", n=1).str[0]
-    unread = {failure.column: failure.rows for failure in parse_failures}
+    unread: dict[str, np.ndarray] = {}
+    for failure in parse_failures:  # a column may have several (a formula error, a bad number)
+        unread[failure.column] = unread.get(failure.column, False) | failure.rows
     failures: list[Failure] = []
     frame_checks = {check.name: check for check in schema.checks}
     for check_name, group in cases[cases["schema_context"] != "Column"].groupby(names):
@@ -238,6 +274,8 @@ def _to_rejects(
                 f"{', '.join(names[:-1])} and {names[-1]} are those of row " + first.astype("str")
                 + ": the same record; give each row its own."
             )  # fmt: skip
+    elif failure.code == RejectCode.FORMULA_ERROR:
+        message = f"{label} {failure.sentence}."  # the value is the error: not repeated
     elif failure.row_rule:
         sentence = re.sub(
             r"\b[a-z][a-z0-9_]*\b", lambda word: headers.get(word[0], word[0]), failure.sentence

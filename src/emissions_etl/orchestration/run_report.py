@@ -159,7 +159,7 @@ def _sheet(sheet: object) -> str:
 
 
 def report_markdown(
-    report: ReportSummary, *, host: str, by_resource: pd.DataFrame, warehouse_name: str
+    report: ReportSummary, *, host: str, by_resource: pd.DataFrame, warehouse: str
 ) -> str:
     """The report's headline and where its HTML is (a path on the worker that wrote it)."""
     path = report.path.resolve()
@@ -187,8 +187,7 @@ def report_markdown(
         f"The HTML report (charts by month and facility, the runs, the rejects) is on the "
         f"worker **{_escape(host)}**: [{_escape(path.name)}]({path.as_uri()}) at "
         f"`{path}` (the link opens on that machine). `emissions-etl report --warehouse "
-        f"{path.with_name(warehouse_name)} --out report.html` writes it again wherever the "
-        "warehouse is.",
+        f"{warehouse} --out report.html` writes it again wherever the warehouse is.",
         "",
         "*co2e of activity records only: facilities, hubs, vehicles and employees carry sums of "
         "other records and are not added.*",

@@ -192,11 +192,11 @@ def ensure_warehouse_turns(settings: Settings, project_dir: Path) -> str:
 
     given = settings.warehouse if "warehouse" in settings.model_fields_set else None
     stored = None if given else Variable.get(VARIABLES["warehouse"], default=None)
-    path = absolute(Path(given or stored or DEFAULT_WAREHOUSE), project_dir)
-    warehouse = Warehouse(path)
-    name = turn_limit_name(warehouse)
+    warehouse = Warehouse(str(given or stored or DEFAULT_WAREHOUSE))
+    name = turn_limit_name(warehouse, base=project_dir)
     if name is None:
-        return f"warehouse {path}: takes several writers at once, runs do not take turns"
+        return f"warehouse {warehouse.target}: takes several writers at once, runs take no turns"
+    path = absolute(warehouse.path, project_dir)
     outcome = ensure_global_concurrency_limit(name, 1)
     return f"global concurrency limit {name} (1 slot): {outcome}; runs writing {path} take turns"
 

@@ -8,8 +8,9 @@ the second run waits for its turn in Prefect instead, saying so once a minute, a
 everything. The limit is named after the warehouse's absolute path, so runs of other
 warehouses never wait for each other; ``emissions-etl prefect-setup`` creates it for the
 warehouse it configures, and a run creates the one it needs if it is missing. A warehouse that
-takes several writers at once (``Warehouse.writers_take_turns`` False: DuckLake, a later issue)
-has no limit and its runs do not wait. To let runs of one warehouse overlap anyway, make its
+takes several writers at once (``Warehouse.writers_take_turns`` False: a DuckLake whose catalog
+is in PostgreSQL) has no limit and its runs do not wait; a lake whose catalog is a file takes
+turns by that file. To let runs of one warehouse overlap anyway, make its
 limit inactive in the UI (Concurrency).
 
 A run that dies holding its turn gives it back when its lease lapses (``LEASE_SECONDS``).
@@ -39,12 +40,13 @@ LEASE_SECONDS = 120.0
 Say = Callable[[str], None]
 
 
-def turn_limit_name(warehouse: Warehouse) -> str | None:
-    """``emissions-etl-warehouse-<file stem>-<8 hex of the absolute path>``, or None when the
-    warehouse takes several writers at once."""
+def turn_limit_name(warehouse: Warehouse, base: Path | None = None) -> str | None:
+    """``emissions-etl-warehouse-<file stem>-<8 hex of the absolute path>`` (the DuckDB file,
+    or a lake's catalog file; a relative one taken from ``base``, default the working
+    directory), or None when the warehouse takes several writers at once."""
     if not warehouse.writers_take_turns:
         return None
-    path = absolute(warehouse.path)
+    path = absolute(warehouse.path, base)
     digest = hashlib.sha256(str(path).encode()).hexdigest()[:8]
     stem = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "warehouse"
     return f"{PREFIX}{stem[:40]}-{digest}"

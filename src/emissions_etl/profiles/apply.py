@@ -4,7 +4,9 @@ Runs between reading and validation: cells stay as written (``15.01.2026``, ``1.
 the resource's schema reads them as it reads any file, and ``attrs["headers"]`` names each
 resource column by the export's header, so a reject points at the cell a person can find. A
 row a table leaves out (``AdBlue``), or whose value no table holds, is a reject here, with
-the export's header and what the table knows.
+the export's header and what the table knows. A cell a rule reads that shows a spreadsheet
+error (``#N/A`` from a failed lookup in the export) is a FORMULA_ERROR here, before any table or
+join could turn it into a value.
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from emissions_etl.loading.rejects import empty_rejects, make_rejects
+from emissions_etl.loading.rejects import RejectCode, empty_rejects, make_rejects
 from emissions_etl.profiles.catalog import ColumnRule, Profile
 from emissions_etl.profiles.inputs import ProfileInputs
 from emissions_etl.profiles.tables import Table, shipped_table, table_key, user_table
 from emissions_etl.resources import ResourceSpec
 from emissions_etl.sources import ORIGIN_COLUMNS
 from emissions_etl.sources.cells import as_text, is_blank
+from emissions_etl.sources.formula_errors import formula_error, formula_errors
 
 #: A value no table of the profile holds (and no default applies).
 UNMAPPED_VALUE = "UNMAPPED_VALUE"
@@ -71,8 +74,8 @@ class ProfileMapper:
         source_headers: dict[str, str] = dict(batch.attrs.get("headers", {}))
         out = pd.DataFrame(index=batch.index)
         headers: dict[str, str] = {}
-        drop = np.zeros(len(batch), dtype=bool)
         rejects = [empty_rejects()]
+        drop = self._formula_errors(batch, source_headers, rejects)
         for rule in self.profile.rules:
             label = rule.label or self._label(rule, source_headers)
             headers[rule.column] = label
@@ -91,6 +94,30 @@ class ProfileMapper:
         out = out[~drop].reset_index(drop=True)
         out.attrs["headers"] = headers
         return out, pd.concat(rejects, ignore_index=True)
+
+    def _formula_errors(
+        self, batch: pd.DataFrame, source_headers: Mapping[str, str], rejects: list[pd.DataFrame]
+    ) -> np.ndarray:
+        """Rows with a cell the rules read that shows a spreadsheet error: one reject per cell
+        (at the export's header), and the rows to leave out."""
+        drop = np.zeros(len(batch), dtype=bool)
+        read = dict.fromkeys(key for rule in self.profile.rules for key in rule.sources)
+        for key in (key for key in read if key in batch):
+            written = as_text(batch[key])
+            shown = formula_errors(written, trimmed=True)
+            if shown is None:
+                continue
+            label = source_headers.get(key, self.profile.source(key).headers[0])
+            for text in shown.dropna().unique():
+                error = formula_error(str(text))
+                assert error is not None
+                rows = (shown == text).fillna(False).to_numpy(dtype=bool)
+                rejects.append(make_rejects(
+                    batch[rows], column=label, value=written[rows], code=RejectCode.FORMULA_ERROR,
+                    message=f"{label} {error.sentence()}.",
+                ))  # fmt: skip
+                drop |= rows
+        return drop
 
     def _label(self, rule: ColumnRule, source_headers: Mapping[str, str]) -> str:
         if not rule.sources:

@@ -16,7 +16,13 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from emissions_etl.report.colours import resource_colour, resource_label, resource_order
+from emissions_etl.report.colours import (
+    SCOPE_COLOURS,
+    SCOPE_LABELS,
+    resource_colour,
+    resource_label,
+    resource_order,
+)
 
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 #: Shown on every chart: no plotly logo; the PNG download works offline.
@@ -59,6 +65,35 @@ def month_chart(by_month: pd.DataFrame, unit: str, divisor: float) -> str:
     )
     figure.update_yaxes(title_text=f"co2e ({unit})", tickformat=",")
     return _fragment(figure, "chart-by-month")
+
+
+def scopes_chart(by_month: pd.DataFrame, unit: str, divisor: float) -> str:
+    """co2e of each GHG scope by activity month, stacked (the inventory's ``by_month``; records
+    outside the scopes or without a date are not drawn)."""
+    rows = by_month.dropna(subset=["month", "scope"])
+    figure = go.Figure()
+    for scope, label in SCOPE_LABELS.items():
+        part = rows[rows["scope"] == scope]
+        if part.empty:
+            continue
+        figure.add_bar(
+            x=pd.to_datetime(part["month"]),
+            y=part["co2e_kg"].astype("float64") / divisor,
+            name=label,
+            marker_color=SCOPE_COLOURS[scope],
+            customdata=part["records"].astype(int),
+            xperiod="M1",
+            xperiodalignment="middle",
+            hovertemplate=f"%{{x|%B %Y}}<br>%{{y:,.2f}} {unit} co2e"
+            "<br>%{customdata:,} records<extra>%{fullData.name}</extra>",
+        )
+    months = rows["month"].nunique()
+    figure.update_layout(barmode="stack", height=340)
+    figure.update_xaxes(
+        tickformat="%b %Y", ticklabelmode="period", dtick="M1" if months <= 18 else None
+    )
+    figure.update_yaxes(title_text=f"co2e ({unit})", tickformat=",")
+    return _fragment(figure, "chart-scopes-by-month")
 
 
 def facility_chart(by_facility: pd.DataFrame, unit: str, divisor: float) -> str:

@@ -38,6 +38,10 @@ OUTCOME_COLOURS: dict[str, str] = {
 }
 _UNKNOWN_OUTCOME_COLOUR = "#757575"
 
+#: GHG scopes, darkest for the company's own emissions (Scope 1) to lightest for its value chain.
+SCOPE_COLOURS: dict[int, str] = {1: "#1f4e79", 2: "#3f8fcf", 3: "#9cc8ea"}
+SCOPE_LABELS: dict[int, str] = {1: "Scope 1", 2: "Scope 2 (location-based)", 3: "Scope 3"}
+
 
 def resource_colour(resource: str) -> str:
     """The resource's colour (a spare one, stable across runs, for a resource not listed)."""

@@ -13,6 +13,8 @@ import pandas as pd
 
 from emissions_etl import __version__
 from emissions_etl.report import charts, numbers, tables
+from emissions_etl.report.cards import card, empty
+from emissions_etl.report.inventory_section import inventory_sections
 from emissions_etl.report.queries import LAST_RUNS, TOP_RECORDS, ReportData
 from emissions_etl.report.style import PAGE_CSS
 from emissions_etl.report.tables import outcome_badge, text
@@ -139,40 +141,45 @@ def _aggregates_note(headline: pd.Series) -> str:
 
 def _sections(data: ReportData) -> tuple[str, int]:
     """Every section after the headline, and how many charts they hold."""
-    parts = [_co2e_sections(data), _runs_section(data), _rejects_sections(data)]
+    parts = [
+        inventory_sections(data.inventory, data.inventory_note),
+        _co2e_sections(data),
+        _runs_section(data),
+        _rejects_sections(data),
+    ]
     return "".join(html for html, _ in parts), sum(count for _, count in parts)
 
 
 def _co2e_sections(data: ReportData) -> tuple[str, int]:
     """co2e by month, by facility, by source file, and the largest records."""
     if data.by_facility.empty:
-        return _card("co2e", "", _empty("No record has a calculated co2e yet.")), 0
+        return card("co2e", "", empty("No record has a calculated co2e yet.")), 0
     unit, divisor = numbers.chart_unit(data.co2e_kg)
     undated = int(data.headline["undated"])
     month_hint = "Stacked by resource, by the records' activity month." + (
         f" Records without an activity date ({undated:,}) are not shown." if undated else ""
     )
     if data.by_month.empty:
-        by_month, month_charts = _empty("No record with co2e has an activity date."), 0
+        by_month, month_charts = empty("No record with co2e has an activity date."), 0
     else:
         by_month, month_charts = charts.month_chart(data.by_month, unit, divisor), 1
     html = (
-        _card("co2e by month and resource", month_hint, by_month, section_id="by-month")
+        card("co2e by month and resource", month_hint, by_month, section_id="by-month")
         + '<div class="grid">\n'
-        + _card(
+        + card(
             "co2e by facility",
             "Largest first; the facility as the service or the source file names it.",
             charts.facility_chart(data.by_facility, unit, divisor),
             section_id="by-facility",
         )
-        + _card(
+        + card(
             "Top sources",
             "The source files whose records weigh most in co2e.",
             charts.sources_chart(data.top_sources, unit, divisor),
             section_id="top-sources",
         )
         + "</div>\n"
-        + _card(
+        + card(
             "Largest records",
             f"The {TOP_RECORDS} records with the most co2e, and the row they came from.",
             tables.records_table(data.top_records, unit, divisor),
@@ -185,26 +192,26 @@ def _co2e_sections(data: ReportData) -> tuple[str, int]:
 def _runs_section(data: ReportData) -> tuple[str, int]:
     """The last runs as a table coloured by outcome, after a count of every outcome."""
     if data.last_runs.empty:
-        return _card("Last runs", "", _empty("No load run yet.")), 0
+        return card("Last runs", "", empty("No load run yet.")), 0
     unit, divisor = numbers.chart_unit(data.co2e_kg)
     body = _outcome_badges(data) + tables.runs_table(data.last_runs, unit, divisor)
     hint = f"The {LAST_RUNS} most recent load runs, newest first."
-    return _card("Last runs", hint, body, section_id="last-runs"), 0
+    return card("Last runs", hint, body, section_id="last-runs"), 0
 
 
 def _rejects_sections(data: ReportData) -> tuple[str, int]:
     """Open rejects by code (a chart) and the latest of them (a table)."""
     if data.rejects_by_code.empty:
         message = "No open rejects: the latest run of every file was clean."
-        return _card("Rejects", "", _empty(message)), 0
+        return card("Rejects", "", empty(message)), 0
     shown = len(data.latest_rejects)
     total = int(data.latest_rejects["total"].iloc[0])
-    html = _card(
+    html = card(
         "Rejects by code",
         "Rejected cells in the latest run of each file (earlier runs' rejects are history).",
         charts.rejects_chart(data.rejects_by_code),
         section_id="rejects-by-code",
-    ) + _card(
+    ) + card(
         "Latest rejects",
         f"The {shown} most recent of {total:,} rejected cells; "
         "the warehouse's rejects table has them all.",
@@ -220,15 +227,3 @@ def _outcome_badges(data: ReportData) -> str:
         for row in data.run_outcomes.to_dict("records")
     )
     return f'<p class="badges" id="run-outcomes">All runs: {badges}</p>'
-
-
-def _card(title: str, hint: str, body: str, *, section_id: str = "") -> str:
-    hint_html = f'<p class="hint">{hint}</p>' if hint else ""
-    id_attribute = f' id="{section_id}"' if section_id else ""
-    return (
-        f'<section class="card"{id_attribute}>\n<h2>{title}</h2>\n{hint_html}\n{body}\n</section>\n'
-    )
-
-
-def _empty(message: str) -> str:
-    return f'<p class="empty">{message}</p>'

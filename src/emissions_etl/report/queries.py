@@ -14,8 +14,9 @@ from typing import Any
 
 import pandas as pd
 
-from emissions_etl.errors import WarehouseError
-from emissions_etl.warehouse import Warehouse
+from emissions_etl.errors import ConfigurationError, InputError, WarehouseError
+from emissions_etl.inventory import Inventory, read_inventory
+from emissions_etl.warehouse import DEFAULT_APPROACH, Warehouse
 
 #: Bars in the facility chart before the rest is summed as one "other" bar.
 TOP_FACILITIES = 15
@@ -134,7 +135,8 @@ LAST_RUNS_SQL = """
     ), held AS (
         SELECT s.run_id, sum(e.co2e_kg) AS co2e_kg
         FROM {activity} AS e
-        JOIN source_rows AS s ON s.resource = e.resource AND s.source_key = e.source_key
+        JOIN source_rows AS s ON s.organization_id IS NOT DISTINCT FROM e.organization_id
+            AND s.resource = e.resource AND s.source_key = e.source_key
         GROUP BY s.run_id
     )
     SELECT r.run_id, r.resource, r.source, r.outcome, r.started_at, r.finished_at, r.duration_s,
@@ -200,6 +202,10 @@ class ReportData:
     run_outcomes: pd.DataFrame
     rejects_by_code: pd.DataFrame
     latest_rejects: pd.DataFrame
+    #: The GHG inventory; None for a warehouse written before it existed, or holding several
+    #: organizations (``inventory_note`` says which).
+    inventory: Inventory | None = None
+    inventory_note: str = ""
 
     @property
     def records(self) -> int:
@@ -223,8 +229,9 @@ class ReportData:
         return self.records == 0 and self.runs == 0 and self.open_rejects == 0
 
 
-def read_report_data(warehouse: Warehouse) -> ReportData:
-    """Everything the report shows; an empty ReportData for a file nothing was loaded into."""
+def read_report_data(warehouse: Warehouse, *, approach: str = DEFAULT_APPROACH) -> ReportData:
+    """Everything the report shows, the inventory under ``approach``; an empty ReportData for a
+    file nothing was loaded into."""
     present = set(warehouse.query(RELATIONS, [list(REQUIRED_RELATIONS)])["table_name"])
     if not present:
         return empty_report_data()
@@ -249,7 +256,23 @@ def read_report_data(warehouse: Warehouse) -> ReportData:
         run_outcomes=warehouse.query(RUN_OUTCOMES),
         rejects_by_code=warehouse.query(REJECTS_BY_CODE),
         latest_rejects=warehouse.query(LATEST_REJECTS_SQL, [LATEST_REJECTS]),
+        **_inventory(warehouse, approach),
     )
+
+
+def _inventory(warehouse: Warehouse, approach: str) -> dict[str, Any]:
+    """The inventory, or why the page shows none (one organization's: the report has no
+    organization to pick among several)."""
+    try:
+        return {"inventory": read_inventory(warehouse, approach=approach)}
+    except InputError:
+        note = "This warehouse has no GHG inventory yet: any load with this version adds it."
+    except ConfigurationError as error:
+        note = (
+            f"No inventory on this page: {error}. Write each one with "
+            "<code>emissions-etl inventory --organization ID</code>."
+        )
+    return {"inventory": None, "inventory_note": note}
 
 
 def empty_report_data() -> ReportData:
@@ -269,4 +292,14 @@ def empty_report_data() -> ReportData:
         }
     )
     nothing = pd.DataFrame()
-    return ReportData(headline, *([nothing] * 8))
+    return ReportData(
+        headline,
+        by_month=nothing,
+        by_facility=nothing,
+        top_sources=nothing,
+        top_records=nothing,
+        last_runs=nothing,
+        run_outcomes=nothing,
+        rejects_by_code=nothing,
+        latest_rejects=nothing,
+    )

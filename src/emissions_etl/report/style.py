@@ -53,6 +53,12 @@ th { color: var(--muted); font-weight: 600; font-size: 12.5px; text-transform: u
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tbody tr:hover { background: #f0f4f8; }
 table.runs tbody tr { border-left: 4px solid transparent; }
+table.inventory tr.line-scope_3_category td:first-child { padding-left: 30px; }
+table.inventory tr.line-total_location td, table.inventory tr.line-total_market td {
+  font-weight: 650; border-top: 2px solid var(--ink); }
+table.inventory tr.line-not_classified td, table.inventory tr.line-activity td,
+table.inventory tr.line-scope_2_market td, table.inventory tr.line-total_market td {
+  color: var(--muted); }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px;
   background: #eef2f6; padding: 1px 5px; border-radius: 4px; }
 .badge { display: inline-block; color: #fff; border-radius: 999px; padding: 1px 9px;

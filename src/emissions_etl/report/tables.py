@@ -99,7 +99,7 @@ def runs_table(last_runs: pd.DataFrame, unit: str, divisor: float) -> str:
     headers = ["started (UTC)", "resource", "file", "outcome", "seconds", "read", "rejected",
                "unchanged", "loaded", "failed", f"co2e loaded ({unit})",
                f"co2e in the service ({unit})", "error"]  # fmt: skip
-    return _table("runs", headers, rows, numeric_from=4, numeric_to=11)
+    return data_table("runs", headers, rows, numeric_from=4, numeric_to=11)
 
 
 def rejects_table(latest_rejects: pd.DataFrame) -> str:
@@ -120,7 +120,7 @@ def rejects_table(latest_rejects: pd.DataFrame) -> str:
         for reject in latest_rejects.to_dict("records")
     ]
     headers = ["file", "sheet", "row", "column", "value", "code", "message"]
-    return _table("rejects", headers, rows, numeric_from=2, numeric_to=2)
+    return data_table("rejects", headers, rows, numeric_from=2, numeric_to=2)
 
 
 def records_table(top_records: pd.DataFrame, unit: str, divisor: float) -> str:
@@ -143,10 +143,10 @@ def records_table(top_records: pd.DataFrame, unit: str, divisor: float) -> str:
     ]
     headers = ["resource", "file", "sheet", "row", "source key", "facility", "activity date",
                f"co2e ({unit})"]  # fmt: skip
-    return _table("records", headers, rows, numeric_from=7, numeric_to=7)
+    return data_table("records", headers, rows, numeric_from=7, numeric_to=7)
 
 
-def _table(
+def data_table(
     name: str,
     headers: Sequence[str],
     rows: Sequence[tuple[str, Sequence[str]]],

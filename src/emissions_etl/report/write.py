@@ -14,7 +14,7 @@ from emissions_etl.errors import SourceNotFoundError
 from emissions_etl.report import numbers
 from emissions_etl.report.html import render
 from emissions_etl.report.queries import read_report_data
-from emissions_etl.warehouse import Warehouse
+from emissions_etl.warehouse import DEFAULT_APPROACH, Warehouse
 
 
 @dataclass(frozen=True)
@@ -38,18 +38,28 @@ class ReportSummary:
         return self.records == 0 and self.runs == 0 and self.open_rejects == 0
 
 
-def write_report(warehouse: Warehouse | Path | str, out: Path | str) -> ReportSummary:
-    """Write the HTML report of ``warehouse`` to ``out`` (replaced whole, never half-written).
+def write_report(
+    warehouse: Warehouse | Path | str,
+    out: Path | str,
+    *,
+    consolidation: str = DEFAULT_APPROACH,
+    organization: str | None = None,
+) -> ReportSummary:
+    """Write the HTML report of ``warehouse`` to ``out`` (replaced whole, never half-written),
+    its GHG inventory under the ``consolidation`` approach; of ``organization`` alone when
+    given (its id), else of every organization the warehouse holds.
 
     Raises SourceNotFoundError when there is no warehouse file, WarehouseError when it cannot
     be read (locked by a load, not a DuckDB file), OSError when ``out`` cannot be written.
     """
     warehouse = warehouse if isinstance(warehouse, Warehouse) else Warehouse(warehouse)
-    if not warehouse.path.is_file():
-        raise SourceNotFoundError(str(warehouse.path), "no warehouse file here")
-    data = read_report_data(warehouse)
+    if not warehouse.target.exists:
+        raise SourceNotFoundError(str(warehouse.target), "no warehouse file here")
+    with warehouse.reading(organization):  # one connection (a lake is attached once)
+        data = read_report_data(warehouse, approach=consolidation)
     generated_at = numbers.now_utc()
-    page = render(data, warehouse_name=warehouse.path.name, generated_at=generated_at)
+    name = str(warehouse.target) if warehouse.is_lake else warehouse.path.name
+    page = render(data, warehouse_name=name, generated_at=generated_at)
     out = Path(out)
     encoded = page.html.encode("utf-8")
     _write_atomically(out, encoded)

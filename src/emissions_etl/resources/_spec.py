@@ -18,6 +18,7 @@ import pandera.pandas as pa
 
 from emissions_etl.client import LimitPolicy
 from emissions_etl.loading.references import ReferenceList, References
+from emissions_etl.warehouse import InventoryRule
 
 #: Interface, Limits: "Records per request 5,000".
 MAX_RECORDS_PER_REQUEST = 5_000
@@ -210,6 +211,10 @@ class ResourceSpec:
     #: service code may be a key too, for refusals that name no field (``UNIT_NOT_CONVERTIBLE``).
     input_column_of_field: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     description: str = ""
+    #: Where the resource's records sit in the GHG inventory (scope, Scope 3 category), as SQL
+    #: over the record the service returned; None when its co2e sums other records' (the
+    #: ``ghg_inventory`` view never counts those).
+    inventory: InventoryRule | None = None
 
     @property
     def columns(self) -> tuple[str, ...]:

@@ -23,6 +23,7 @@ from emissions_etl.resources._spec import (
     SingleCreate,
     ViewColumn,
 )
+from emissions_etl.warehouse import InventoryRule
 from emissions_etl_schemas.business_travels import (
     INPUT_ALIASES,
     REQUIRED_INPUT_COLUMNS,
@@ -104,6 +105,9 @@ SPEC = ResourceSpec(
     ),
     record_fields=RECORD_FIELDS,
     date_fields=("travel_date",),
+    # GHG Protocol Scope 3 Standard, category 6 "Business travel": employees travelling for work
+    # in vehicles owned or operated by third parties (planes, trains, taxis, rental cars).
+    inventory=InventoryRule(scope="3", category="6"),
     view_columns=(
         ViewColumn("travel_date", "DATE"),
         ViewColumn("transport_type"),

@@ -21,6 +21,7 @@ from emissions_etl.resources._spec import (
     SingleCreate,
     ViewColumn,
 )
+from emissions_etl.warehouse import InventoryRule
 from emissions_etl_schemas.commuting_periods import (
     INPUT_ALIASES,
     REQUIRED_INPUT_COLUMNS,
@@ -35,6 +36,12 @@ _PARENT_HINT = " If it is in an employees file, that row did not load: fix it th
 _AS_READ = ("start_date", "end_date", "commuting_type", "transport_type", "total_km",
             "daily_trips", "vehicle_size", "fuel_type", "renewable_energy", "carpool",
             "situation", "response_medium", "origin", "destination")  # fmt: skip
+#: GHG Protocol Scope 3 Standard, category 7 "Employee commuting": travel between home and work
+#: (``in_itinere``; teleworking may be reported here too). Travel during work (``in_labore``, facts
+#: §9.1) in vehicles the company neither owns nor operates is category 6 "Business travel".
+COMMUTING_CATEGORY = (
+    "CASE WHEN json_extract_string(record, '$.commuting_type') = 'in_labore' THEN 6 ELSE 7 END"
+)
 
 
 def prepare(typed: pd.DataFrame) -> pd.DataFrame:
@@ -122,6 +129,7 @@ SPEC = ResourceSpec(
         ViewColumn("fuel_type"),
         ViewColumn("carpool", "BOOLEAN"),
     ),
+    inventory=InventoryRule(scope="3", category=COMMUTING_CATEGORY),
     input_column_of_field={"employee_id": "employee", "EMPLOYEE_NOT_FOUND": "employee"},
 )
 

@@ -31,13 +31,22 @@ from emissions_etl.resources._spec import (
     ResourceSpec,
     ViewColumn,
 )
+from emissions_etl.warehouse import InventoryRule
 from emissions_etl_schemas.logistics_recharges import (
     INPUT_ALIASES,
     REQUIRED_INPUT_COLUMNS,
     LogisticsRechargeInput,
 )
 
-FUELS = ReferenceList("logistics_fuels", "/v1/logistics/fuels", label="fuel", column="fuel")
+FUELS = ReferenceList(
+    "logistics_fuels",
+    "/v1/logistics/fuels",
+    label="fuel",
+    column="fuel",
+    # The catalogue's fuels of a logistics fleet (facts §4.4; GET /v1/logistics/fuels names
+    # them so); a service may list more.
+    offline_names=("diesel", "petrol", "lpg", "cng", "lng", "electricity"),
+)
 #: Words for the catalogue's fuels (``GET /v1/logistics/fuels`` names them in English).
 FUEL_WORDS = {
     "gasoleo": "diesel", "gasóleo": "diesel", "gasoil": "diesel", "gas oil": "diesel",
@@ -47,6 +56,20 @@ FUEL_WORDS = {
     "electrica": "electricity", "electric": "electricity", "kwh": "electricity",
 }  # fmt: skip
 RECORD_FIELDS = ("fuel_id", "country", "date", "quantity", "vehicle_license_plate", "toc_id")
+#: GHG Protocol Corporate Standard, chapter 4: fuel burnt in vehicles the company owns or controls
+#: is Scope 1; the electricity it buys to charge them is Scope 2. Recharges are the logistics
+#: fleet's own fuel and electricity (facts §4.4; §4.6: own fleet TTW in S1). The fuel is the
+#: record's ``fuel_name`` when the service listed it, else the file's ``fuel`` read as
+#: ``to_records`` reads it (spaces collapsed, lower case, FUEL_WORDS).
+_FUEL = (
+    "coalesce(json_extract_string(record, '$.fuel_name'), "
+    "lower(trim(regexp_replace(json_extract_string(source, '$.fuel'), '\\s+', ' ', 'g'))))"
+)
+_ELECTRICITY = ", ".join(
+    "'" + word + "'"
+    for word in sorted({"electricity", *(w for w, f in FUEL_WORDS.items() if f == "electricity")})
+)
+_NO_FUEL_REASON = "'the record names no fuel: fuel (Scope 1) or electricity (Scope 2) is unknown'"
 
 
 def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -138,6 +161,10 @@ SPEC = ResourceSpec(
         ViewColumn("quantity", "DOUBLE"),
         ViewColumn("vehicle_license_plate"),
         ViewColumn("toc_id"),
+    ),
+    inventory=InventoryRule(
+        scope=f"CASE WHEN {_FUEL} IN ({_ELECTRICITY}) THEN 2 WHEN {_FUEL} IS NOT NULL THEN 1 END",
+        unclassified_reason=f"CASE WHEN {_FUEL} IS NULL THEN {_NO_FUEL_REASON} END",
     ),
     input_column_of_field={"fuel_id": "fuel", "toc_id": "toc"},
 )

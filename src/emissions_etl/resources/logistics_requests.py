@@ -31,6 +31,7 @@ from emissions_etl.resources._spec import (
     ResourceSpec,
     ViewColumn,
 )
+from emissions_etl.warehouse import InventoryRule
 from emissions_etl_schemas.logistics_requests import (
     INPUT_ALIASES,
     REQUIRED_INPUT_COLUMNS,
@@ -49,6 +50,19 @@ RECORD_FIELDS = (
 )  # fmt: skip
 #: Columns sent as they are read.
 _AS_READ = tuple(name for name in RECORD_FIELDS if name not in ("toc", "hub_id", "movement_id"))
+#: GHG Protocol Scope 3 Standard, category 4 "Upstream transportation and distribution": the
+#: transport services the company buys, inbound and outbound alike ("what the company pays for is
+#: category 4, whichever way the goods go"). Category 9 is the transport of sold products that a
+#: customer or another party pays for; the record says who moved a leg and for whom (facts §4.1:
+#: ``subcontractor``, ``client``, ``movement_stage``), never who paid, and a leg the company sends
+#: to its service is one it ordered: no leg is put in category 9 on its direction alone.
+_SUBCONTRACTED = (
+    "coalesce(TRY_CAST(json_extract_string(record, '$.subcontractor') AS BOOLEAN), false)"
+)
+#: A leg of the company's own fleet is the fuel its recharges measure (Scope 1 and 2, in
+#: logistics_recharges); the leg's co2e estimates the same burn (facts §4.6: the GLEC report
+#: compares the two), so adding it would count that fuel twice. (An SQL literal.)
+_OWN_FLEET_REASON = "'own fleet leg: its fuel is counted in logistics_recharges'"
 
 
 def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -146,6 +160,11 @@ SPEC = ResourceSpec(
         ViewColumn("tkm", "DOUBLE"),
         ViewColumn("hub_id"),
         ViewColumn("client"),
+    ),
+    inventory=InventoryRule(
+        scope=f"CASE WHEN {_SUBCONTRACTED} THEN 3 END",
+        category=f"CASE WHEN {_SUBCONTRACTED} THEN 4 END",
+        unclassified_reason=f"CASE WHEN NOT {_SUBCONTRACTED} THEN {_OWN_FLEET_REASON} END",
     ),
     input_column_of_field={"hub_id": "hub"},
 )

@@ -27,6 +27,7 @@ from emissions_etl.resources._spec import (
     SingleCreate,
     ViewColumn,
 )
+from emissions_etl.warehouse import InventoryRule
 from emissions_etl_schemas.purchases import INPUT_ALIASES, REQUIRED_INPUT_COLUMNS, PurchaseInput
 
 #: Interface: Purchase (the fields a client sends), in its order.
@@ -35,6 +36,13 @@ RECORD_FIELDS = (
     "purchase_type", "expense_type", "recycled", "supplier_id", "custom_emission_factor_id",
     "frequency",
 )  # fmt: skip
+#: GHG Protocol Scope 3 Standard, category 1 "Purchased goods and services"; category 2 "Capital
+#: goods" for fixed assets (machines, vehicles, buildings), which the record marks as
+#: ``expense_type`` ``capex`` (facts §8; the legacy API's purchase type ``capital_goods``).
+PURCHASE_CATEGORY = (
+    "CASE WHEN json_extract_string(record, '$.expense_type') = 'capex' "
+    "OR json_extract_string(record, '$.purchase_type') = 'capital_goods' THEN 2 ELSE 1 END"
+)
 
 
 def prepare(typed: pd.DataFrame) -> pd.DataFrame:
@@ -113,6 +121,7 @@ SPEC = ResourceSpec(
         ViewColumn("supplier_id"),
         ViewColumn("error_code"),
     ),
+    inventory=InventoryRule(scope="3", category=PURCHASE_CATEGORY),
     input_column_of_field={"unit_id": "unit"},
 )
 

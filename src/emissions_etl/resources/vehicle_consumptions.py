@@ -23,6 +23,7 @@ from emissions_etl.resources._spec import (
     ViewColumn,
 )
 from emissions_etl.resources.vehicles import VEHICLE_FUELS, normalise_plates
+from emissions_etl.warehouse import InventoryRule, ParentRecord
 from emissions_etl_schemas.vehicle_consumptions import (
     INPUT_ALIASES,
     REQUIRED_INPUT_COLUMNS,
@@ -36,6 +37,19 @@ VEHICLES = ReferenceList(
 UNIT_NAMES = {"liters": "liters", "kilograms": "kilograms", "tonnes": "tonnes", "kwh": "kWh",
               "km": "km"}  # fmt: skip
 _PARENT_HINT = " If it is in a vehicles file, that row did not load: fix it there first."
+#: GHG Protocol Corporate Standard, chapter 4: the fuel of vehicles the company owns or controls
+#: is Scope 1, the electricity that charges them Scope 2. Which vehicles are its own depends on the
+#: consolidation approach (chapter 3; appendix F, leased assets): under operational control a
+#: leased (``rented``) vehicle the company operates is its own; under financial control and equity
+#: share an operating lease is not, and its fuel is Scope 3 category 8 "Upstream leased assets".
+#: Equity share takes every vehicle of the fleet as wholly the company's (no share is recorded).
+_BY_OWNERSHIP = "approach IN ('financial_control', 'equity_share')"
+_LEASED = "json_extract_string(parent, '$.ownership') = 'rented'"
+#: An electric vehicle, as the fleet file names its fuel; else a charge metered in kWh.
+_ELECTRICITY = (
+    "coalesce(json_extract_string(parent_source, '$.vehicle_fuel') = 'electricity', "
+    "json_extract_string(record, '$.data.unit') = 'kWh')"
+)
 
 
 def prepare(typed: pd.DataFrame) -> pd.DataFrame:
@@ -143,6 +157,15 @@ SPEC = ResourceSpec(
         ViewColumn("fuel_consumed", "DOUBLE", "$.data.fuel_consumed"),
         ViewColumn("distance_km", "DOUBLE", "$.data.distance_km"),
         ViewColumn("error_code"),
+    ),
+    inventory=InventoryRule(
+        scope=f"CASE WHEN {_BY_OWNERSHIP} AND parent IS NULL THEN NULL "
+        f"WHEN {_BY_OWNERSHIP} AND {_LEASED} THEN 3 WHEN {_ELECTRICITY} THEN 2 ELSE 1 END",
+        category=f"CASE WHEN {_BY_OWNERSHIP} AND {_LEASED} THEN 8 END",
+        unclassified_reason=f"CASE WHEN {_BY_OWNERSHIP} AND parent IS NULL THEN "
+        "'the vehicle is not in the warehouse: whether it is leased (category 8 under ' "
+        "|| approach || ') is unknown' END",
+        parent=ParentRecord("vehicles", key="json_extract_string(record, '$.vehicle_id')"),
     ),
     input_column_of_field={
         "vehicle_id": "license_plate",

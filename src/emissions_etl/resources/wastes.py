@@ -19,6 +19,7 @@ from emissions_etl.resources._spec import (
     ResourceSpec,
     ViewColumn,
 )
+from emissions_etl.warehouse import InventoryRule
 from emissions_etl_schemas.wastes import INPUT_ALIASES, REQUIRED_INPUT_COLUMNS, WasteInput
 
 WASTE_EFS = ReferenceList(
@@ -187,6 +188,9 @@ SPEC = ResourceSpec(
         ViewColumn("ingest_job_id"),
         ViewColumn("error_code"),
     ),
+    # GHG Protocol Scope 3 Standard, category 5 "Waste generated in operations": the treatment
+    # by third parties of the waste the company's operations generate.
+    inventory=InventoryRule(scope="3", category="5"),
     input_column_of_field={
         "facility_id": "facility",
         "waste_efs_id": "ler_code",

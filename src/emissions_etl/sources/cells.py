@@ -9,6 +9,7 @@ in year 10000, a time-zone offset or a huge integer is a bad cell in the mask, n
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import numpy as np
 import pandas as pd
@@ -82,6 +83,15 @@ def has_control_characters(values: pd.Series) -> np.ndarray:
         found = values.str.contains(CONTROL_CHARACTERS, regex=True)
         return found.fillna(False).to_numpy(dtype=bool)
     return np.zeros(len(values), dtype=bool)
+
+
+def escape_control_characters(text: str) -> str:
+    """``text`` with each of CONTROL_CHARACTERS written as its escape (``\\x00``), so that it
+    shows where it is without acting on a terminal or breaking a file format."""
+    return _CONTROL_PATTERN.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+
+
+_CONTROL_PATTERN = re.compile(CONTROL_CHARACTERS)
 
 
 def as_text(values: pd.Series) -> pd.Series:

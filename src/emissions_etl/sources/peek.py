@@ -35,6 +35,7 @@ def _peek(path: Path, sheet: str | None, workbook: bool, rows: int) -> list[list
         if chosen is None or chosen not in book.sheet_names:
             return []
         package.check_sheet(chosen)
+        package.error_cells(chosen)  # an error value calamine cannot read: named, not a crash
         found = islice(book.get_sheet_by_name(chosen).iter_rows(), rows)
         return [["" if cell is None else str(cell) for cell in row] for row in found]
     finally:

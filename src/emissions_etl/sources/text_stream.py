@@ -3,9 +3,12 @@
 ERP exports come as UTF-8 (with or without a BOM), as UTF-16 with a BOM (Excel's "Unicode
 text") or as cp1252 (Windows' Latin-1; the five bytes cp1252 leaves undefined decode as in
 Latin-1). Without a BOM the file is read as UTF-8 until a line is not; if no line before it
-held UTF-8 text, the file is cp1252 from the start (its earlier lines were plain ASCII). A file
-mixing both, which decodes to mojibake whichever is picked, is refused with the first line
-that breaks the encoding of the lines before it. Every line is looked at, one chunk at a time.
+held UTF-8 text, the file is cp1252 from the start (its earlier lines were plain ASCII, the
+same in both, so it reads as written). A file mixing both, which decodes to mojibake whichever
+is picked, is refused with the first line that breaks the encoding of the lines before it,
+wherever that line is: every line is looked at as the csv parser pulls the text, one 1 MB chunk
+at a time, so the file is read once and memory holds a chunk, not the file (a 32 MB file is
+checked holding under 6 MB).
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 calamine (Rust) aborts the process when an allocation fails, so nothing it could be asked to
 allocate is left unchecked: every member is inflated here (streamed, no extraction) to learn
 its true size, whatever the zip declares; shared strings are counted; each sheet's used range
-is measured (``xlsx_extent``). Part names are resolved as calamine resolves them.
+is measured (``xlsx_extent``), and noted when it holds error cells (``xlsx_errors``). Part names
+are resolved as calamine resolves them.
 """
 
 from __future__ import annotations
@@ -26,6 +27,14 @@ from emissions_etl.errors import (
     UnsupportedSourceError,
 )
 from emissions_etl.sources import limits
+from emissions_etl.sources.formula_errors import XLSX_READABLE
+from emissions_etl.sources.xlsx_errors import (
+    MARKER_TAIL,
+    NO_ERRORS,
+    ErrorCells,
+    find_error_cells,
+    has_marker,
+)
 from emissions_etl.sources.xlsx_extent import Extent, OverCap, measure_sheet
 
 _ZIP_MAGIC = b"PK\x03\x04"
@@ -64,6 +73,8 @@ class WorkbookPackage:
     path: Path
     sheets: list[SheetPart]
     extents: dict[str, Extent] = field(default_factory=dict)
+    #: Members whose XML holds ``t="e"``: sheets with error cells to look for.
+    with_errors: set[str] = field(default_factory=set)
 
     def check_sheet(self, name: str) -> None:
         """Raise SourceTooLargeError when calamine would allocate too much for the sheet."""
@@ -73,6 +84,33 @@ class WorkbookPackage:
         extent = self.extents.get(part.member)
         if extent is not None and not _fits(extent):
             raise SourceTooLargeError(str(self.path), _describe(name, extent))
+
+    def error_cells(self, name: str) -> ErrorCells:
+        """The sheet's error cells (calamine reads them as empty); UnsupportedSourceError
+        naming the first cell whose error calamine cannot read (it would refuse the sheet)."""
+        part = next((sheet for sheet in self.sheets if sheet.name == name), None)
+        if part is None or part.member not in self.with_errors:
+            return NO_ERRORS
+        with self.path.open("rb") as stream, zipfile.ZipFile(stream) as archive:
+            members = {_ascii_lower(info.filename): info for info in archive.infolist()}
+            inflater = _Inflater(self.path, stream, members)
+            chunks = inflater.chunks(members[part.member], limits.MAX_SHEET_XML_BYTES)
+            try:
+                cells = find_error_cells(chunks)
+            except (expat.ExpatError, ValueError) as error:
+                raise CorruptSourceError(
+                    str(self.path), f"{part.member} is not valid sheet XML ({error})"
+                ) from None
+        unreadable = cells.first_of(XLSX_READABLE)
+        if unreadable is not None:
+            row, column, shown = unreadable
+            raise UnsupportedSourceError(
+                str(self.path),
+                f"sheet {name!r}, cell {limits.column_letters(column)}{row + 1} shows {shown}, "
+                "an error value that cannot be read: correct its formula (or paste values over "
+                "it) and save again",
+            )
+        return cells
 
     def check_total(self, names: list[str]) -> None:
         """Raise SourceTooLargeError when the sheets read together exceed the cell cap."""
@@ -216,18 +254,28 @@ def _inspect_parts(
         _check_shared_strings(inflater, shared_strings)
     # Every listed sheet, hidden ones too: calamine reads them all for their merged ranges.
     for member in dict.fromkeys(sheet.member for sheet in sheets if sheet.member is not None):
-        package.extents[member] = _measure(inflater, members[member])
+        package.extents[member], errors = _measure(inflater, members[member])
+        if errors:
+            package.with_errors.add(member)
     return package
 
 
-def _measure(inflater: _Inflater, info: zipfile.ZipInfo) -> Extent:
+def _measure(inflater: _Inflater, info: zipfile.ZipInfo) -> tuple[Extent, bool]:
+    """The sheet's extent, and whether its XML holds ``t="e"`` (error cells)."""
+    marked = False
+
     def chunks() -> Iterator[bytes]:
-        return inflater.chunks(info, limits.MAX_SHEET_XML_BYTES)
+        nonlocal marked
+        tail = b""
+        for chunk in inflater.chunks(info, limits.MAX_SHEET_XML_BYTES):
+            marked = marked or has_marker(chunk, tail)
+            tail = chunk[-MARKER_TAIL:]
+            yield chunk
 
     try:
-        return measure_sheet(chunks, _fits)
+        return measure_sheet(chunks, _fits), marked
     except OverCap as over:
-        return over.extent
+        return over.extent, marked
     except (expat.ExpatError, ValueError) as error:
         raise CorruptSourceError(
             str(inflater.path), f"{info.filename} is not valid sheet XML ({error})"

@@ -1,7 +1,9 @@
 """Read workbooks with python-calamine (Rust, ~8x faster than openpyxl), batch by batch.
 
-Formulas come back as the value the writing program cached; merged cells are filled with their
-top-left value; dates formatted as dates come back as dates (serials in unformatted cells stay
+Formulas come back as the value the writing program cached, and a cached error as the text the
+cell shows (``#DIV/0!``: calamine reads it as an empty cell, ``xlsx_errors`` finds where it
+is), which validation rejects as a formula error; merged cells are filled with their top-left
+value; dates formatted as dates come back as dates (serials in unformatted cells stay
 numbers and are converted by validation). calamine loads a whole sheet into one dense grid and
 aborts the process when an allocation fails, so ``xlsx_package`` checks the zip and measures
 each sheet first, and a sheet over the caps is refused before calamine loads it.
@@ -21,9 +23,12 @@ from python_calamine import CalamineError, CalamineSheet, CalamineWorkbook, Shee
 from emissions_etl.errors import CorruptSourceError, SheetNotFoundError, UnsupportedSourceError
 from emissions_etl.sources.frames import build_batch
 from emissions_etl.sources.headers import HEADER_SEARCH_ROWS, ColumnNamer, HeaderMatch, find_header
+from emissions_etl.sources.xlsx_errors import ErrorCells
 from emissions_etl.sources.xlsx_package import WorkbookPackage, inspect_workbook
 
 Merge = tuple[tuple[int, int], tuple[int, int]]
+#: A sheet opened for reading: calamine's sheet, its header, its error cells.
+OpenedSheet = tuple[CalamineSheet, HeaderMatch, ErrorCells]
 
 
 def read_workbook(
@@ -74,14 +79,14 @@ def _open_sheets(
         if not opened:
             raise UnsupportedSourceError(str(path), namer.describe_missing())
         # The sheets read are held together: their cells together are bound by the cap.
-        package.check_total([found_sheet.name for found_sheet, _ in opened])
+        package.check_total([found_sheet.name for found_sheet, _, _ in opened])
     return _iter_sheets(path, workbook, opened, batch_rows)
 
 
 def _iter_sheets(
     path: Path,
     workbook: CalamineWorkbook,
-    opened: list[tuple[CalamineSheet, HeaderMatch]],
+    opened: list[OpenedSheet],
     batch_rows: int,
 ) -> Iterator[pd.DataFrame]:
     try:
@@ -93,8 +98,9 @@ def _iter_sheets(
 
 def _open_sheet(
     workbook: CalamineWorkbook, package: WorkbookPackage, name: str, namer: ColumnNamer
-) -> tuple[CalamineSheet, HeaderMatch] | None:
+) -> OpenedSheet | None:
     package.check_sheet(name)
+    errors = package.error_cells(name)  # before calamine, which refuses errors it cannot read
     sheet = workbook.get_sheet_by_name(name)
     head = list(islice(sheet.iter_rows(), HEADER_SEARCH_ROWS))
     # iter_rows() starts at the sheet's first used column: letters in messages count from it.
@@ -106,11 +112,11 @@ def _open_sheet(
         label=f"sheet {name!r}, row {{row}}",
         first_column=first_column,
     )
-    return None if header is None else (sheet, header)
+    return None if header is None else (sheet, header, errors)
 
 
 def _read_sheet(
-    path: Path, sheet: CalamineSheet, header: HeaderMatch, *, batch_rows: int
+    path: Path, sheet: CalamineSheet, header: HeaderMatch, errors: ErrorCells, *, batch_rows: int
 ) -> Iterator[pd.DataFrame]:
     # iter_rows() starts at the sheet's first row but at its first used column.
     first_column = sheet.start[1] if sheet.start else 0
@@ -126,10 +132,42 @@ def _read_sheet(
     start = header.index + 1  # 0-based index of the next row = its 1-based number minus one
     while batch := list(islice(rows, batch_rows)):
         numbers = np.arange(start + 1, start + 1 + len(batch), dtype="int64")
+        if len(errors):
+            _show_errors(batch, start, first_column, errors)
         if merges:
             _fill_merged(batch, start, merges, anchors)
         yield build_batch(batch, numbers, header, file=path.name, sheet=sheet.name)
         start += len(batch)
+
+
+def _show_errors(batch: list[list[Any]], start: int, first_column: int, errors: ErrorCells) -> None:
+    """Put in each error cell the error it shows, where calamine left it empty."""
+    for row, column, error in errors.between(start, start + len(batch)):
+        cells = batch[row - start]
+        if 0 <= column - first_column < len(cells):
+            cells[column - first_column] = error
+
+
+def iter_sheet_rows(path: Path) -> Iterator[tuple[str, list[Any]]]:
+    """(sheet name, cells) for every row of every visible sheet, each cell in its column from
+    A and error cells as the error they show: the workbook's values, for a copy of it. The
+    package is checked as ``read_workbook`` checks it (an InputError, never a crash)."""
+    package = inspect_workbook(path)
+    workbook = CalamineWorkbook.from_path(str(path))
+    try:
+        for meta in workbook.sheets_metadata:
+            if meta.visible != SheetVisibleEnum.Visible:
+                continue
+            package.check_sheet(meta.name)
+            errors = package.error_cells(meta.name)
+            sheet = workbook.get_sheet_by_name(meta.name)
+            first_column = sheet.start[1] if sheet.start else 0
+            for index, cells in enumerate(sheet.iter_rows()):
+                row = [None] * first_column + list(cells)
+                _show_errors([row], index, 0, errors)
+                yield meta.name, row
+    finally:
+        workbook.close()
 
 
 def _fill_merged(

@@ -2,13 +2,22 @@
 ones bold, with a comment), dropdowns (Excel data validation) for every choice, yes/no column and
 reference list, and an "About" sheet explaining each column with an example value.
 
-Reference lists (the organization's facilities, fuels, units, vehicle types, TOCs...) come from
-the service when one is configured; without it those columns take free text.
+Every template has dropdowns without a service: the schema's choices and yes/no columns, the
+countries of ISO 3166-1 (``iso3166_countries.csv``, shipped with its source) wherever a column
+is checked as a country code, the interface's facility categories, and the names a reference
+list documents (a logistics fleet's fuels). With a service configured, the organization's own
+lists (facilities, fuels, units, vehicle types, TOCs...) replace those names. A dropdown the
+loader reads more than (ESP as well as ES, several categories in one cell) lets a person keep
+what they typed after a note; the others refuse it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import csv
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
 from pathlib import Path
 
 from openpyxl import Workbook
@@ -19,12 +28,48 @@ from openpyxl.worksheet.datavalidation import DataValidation
 
 from emissions_etl.loading.cell_kinds import column_rules
 from emissions_etl.resources import ResourceSpec
+from emissions_etl_schemas.checks import FACILITY_CATEGORIES
 
 #: Rows of the data sheet that carry the dropdowns.
 TEMPLATE_ROWS = 2000
 _REQUIRED_FILL = PatternFill("solid", start_color="FFE699", end_color="FFE699")
 _HEADER_FILL = PatternFill("solid", start_color="DDEBF7", end_color="DDEBF7")
 _BOOLEAN_CHOICES = ("yes", "no")
+
+
+@dataclass(frozen=True)
+class Dropdown:
+    """What a column's dropdown offers. ``closed``: Excel refuses any other value; else it
+    notes it and lets the person keep it (the loader reads more than the list).
+    ``accepted`` words the About sheet's "accepted values" when the list is long."""
+
+    values: tuple[str, ...]
+    closed: bool = True
+    accepted: str = ""
+
+
+@cache
+def countries() -> tuple[str, ...]:
+    """The ISO 3166-1 alpha-2 codes of ``iso3166_countries.csv``, in order."""
+    text = files(__package__).joinpath("iso3166_countries.csv").read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if line and not line.startswith("# ")]
+    return tuple(row["alpha2"] for row in csv.DictReader(lines))
+
+
+#: Registered checks whose values a template offers without a service.
+_CHECK_DROPDOWNS: Mapping[str, Callable[[], Dropdown]] = {
+    "is_country_alpha2": lambda: Dropdown(
+        countries(), closed=True, accepted="a two-letter ISO 3166-1 code: ES, PT, FR..."
+    ),
+    "is_country_code": lambda: Dropdown(
+        countries(), closed=False, accepted="an ISO 3166-1 code: ES (ESP and GLO are read too)"
+    ),
+    "is_facility_categories": lambda: Dropdown(
+        FACILITY_CATEGORIES,
+        closed=False,
+        accepted=f"{', '.join(FACILITY_CATEGORIES)}; several separated by commas",
+    ),
+}
 
 
 def write_template(
@@ -60,20 +105,30 @@ def write_template(
     return out
 
 
-def _choices(spec: ResourceSpec, references: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
+def _choices(spec: ResourceSpec, references: Mapping[str, Sequence[str]]) -> dict[str, Dropdown]:
+    """Each column's dropdown: the schema's choices and booleans, the lists its checks name, a
+    reference list's documented names; the service's names (``references``) over those."""
+    found: dict[str, Dropdown] = {}
+    schema = spec.schema.to_schema()
     for rule in column_rules(spec.schema):
         if rule.choices:
-            found[rule.name] = [str(choice) for choice in rule.choices]
+            found[rule.name] = Dropdown(tuple(str(choice) for choice in rule.choices))
         elif rule.kind == "boolean":
-            found[rule.name] = list(_BOOLEAN_CHOICES)
+            found[rule.name] = Dropdown(_BOOLEAN_CHOICES)
+        for check in schema.columns[rule.name].checks:
+            if check.name in _CHECK_DROPDOWNS:
+                found[rule.name] = _CHECK_DROPDOWNS[check.name]()
+    for lookup in spec.lookups:
+        if lookup.column in spec.columns and lookup.offline_names:
+            found[lookup.column] = Dropdown(lookup.offline_names, closed=False)
     for column, names in references.items():
         if column in spec.columns and names:
-            found[column] = sorted({str(name) for name in names})
+            found[column] = Dropdown(tuple(sorted({str(name) for name in names})))
     return found
 
 
-def _add_dropdown(data, lists, index: int, name: str, values: list[str]) -> None:
+def _add_dropdown(data, lists, index: int, name: str, dropdown: Dropdown) -> None:
+    values = dropdown.values
     column = lists.max_column + 1 if lists.max_row > 1 or lists.cell(1, 1).value else 1
     lists.cell(1, column, name)
     for row, value in enumerate(values, start=2):
@@ -81,7 +136,11 @@ def _add_dropdown(data, lists, index: int, name: str, values: list[str]) -> None
     letter = get_column_letter(column)
     source = f"={quote_sheetname(lists.title)}!${letter}$2:${letter}${len(values) + 1}"
     validation = DataValidation(type="list", formula1=source, allow_blank=True)
-    validation.error = f"Choose a value from the list for {name}."
+    if dropdown.closed:
+        validation.error = f"Choose a value from the list for {name}."
+    else:
+        validation.errorStyle = "information"  # OK keeps the value typed
+        validation.error = f"Not in the list for {name}: keep it if the About sheet accepts it."
     validation.errorTitle = name
     validation.showErrorMessage = True
     data.add_data_validation(validation)
@@ -89,7 +148,7 @@ def _add_dropdown(data, lists, index: int, name: str, values: list[str]) -> None
     validation.add(f"{target}2:{target}{TEMPLATE_ROWS}")
 
 
-def _about(book: Workbook, spec: ResourceSpec, choices: Mapping[str, list[str]]) -> None:
+def _about(book: Workbook, spec: ResourceSpec, choices: Mapping[str, Dropdown]) -> None:
     schema = spec.schema.to_schema()
     about = book.create_sheet("About")
     about.append([f"{spec.name}: {spec.description}"])
@@ -108,7 +167,9 @@ def _about(book: Workbook, spec: ResourceSpec, choices: Mapping[str, list[str]])
     for rule in column_rules(spec.schema):
         column = schema.columns[rule.name]
         example = dict(column.metadata or {}).get("example", "")
-        accepted = ", ".join(choices.get(rule.name, [])[:12]) or _kind_words(rule.kind)
+        dropdown = choices.get(rule.name)
+        accepted = (dropdown.accepted or ", ".join(dropdown.values[:12])) if dropdown else ""
+        accepted = accepted or _kind_words(rule.kind)
         # "▸ name", never the bare name: no row here may read as a header of data to load.
         about.append([f"▸ {rule.name}", "yes" if rule.name in spec.required_columns else "",
                       column.description or "", accepted, example])  # fmt: skip

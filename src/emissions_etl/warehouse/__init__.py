@@ -1,22 +1,35 @@
 """The DuckDB warehouse: load runs, source rows, the source key -> remote id mapping, rejects,
-and the co2e read back from the service, with the analysts' ``emissions`` view.
+and the co2e read back from the service, with the analysts' ``emissions`` view and the GHG
+inventory (``ghg_inventory``) composed from each resource's ``InventoryRule``.
 
 Knows nothing of HTTP or Prefect; the pipeline hands it frames. Tables: see ``README.md``.
 """
 
 from __future__ import annotations
 
+from emissions_etl.warehouse._inventory import (
+    APPROACHES,
+    DEFAULT_APPROACH,
+    InventoryRule,
+    ParentRecord,
+    check_approach,
+)
 from emissions_etl.warehouse._runs import COUNT_COLUMNS, OUTCOMES
 from emissions_etl.warehouse._schema import SCHEMA_VERSION
 from emissions_etl.warehouse._warehouse import WRITER_WAIT_SECONDS, Warehouse
 from emissions_etl.warehouse._writer import REMOTE_COLUMNS, WarehouseWriter
 
 __all__ = [
+    "APPROACHES",
     "COUNT_COLUMNS",
+    "DEFAULT_APPROACH",
     "OUTCOMES",
+    "InventoryRule",
+    "ParentRecord",
     "REMOTE_COLUMNS",
     "SCHEMA_VERSION",
     "WRITER_WAIT_SECONDS",
     "Warehouse",
     "WarehouseWriter",
+    "check_approach",
 ]

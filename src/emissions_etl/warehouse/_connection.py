@@ -17,6 +17,9 @@ import pandas as pd
 from pandas.errors import Pandas4Warning
 
 from emissions_etl.errors import WarehouseError
+from emissions_etl.warehouse._conflicts import is_conflict
+from emissions_etl.warehouse._extensions import forbid_downloads, load_packaged
+from emissions_etl.warehouse._target import WarehouseTarget
 
 #: Attempts and pause between them while the file is locked by another program.
 CONNECT_ATTEMPTS = 5
@@ -100,3 +103,69 @@ def _lock_message(path: Path, error: duckdb.Error) -> str:
     holder = _HOLDER.search(str(error))
     who = f"{Path(holder['exe']).name} (pid {holder['pid']})" if holder else "another program"
     return f"{path} is open in {who}; close it there and try again"
+
+
+#: The name a lake is attached under (``USE lake``: every statement reads and writes it).
+LAKE_ALIAS = "lake"
+
+
+def connect_target(
+    target: WarehouseTarget, *, read_only: bool = False
+) -> duckdb.DuckDBPyConnection:
+    """A connection to the warehouse ``target``: its DuckDB file, or an in-memory DuckDB with
+    the lake attached (extensions from their packages) and in use."""
+    if not target.is_lake:
+        return connect(target.path, read_only=read_only)
+    con = duckdb.connect()
+    try:
+        forbid_downloads(con)
+        load_packaged(con, "ducklake")
+        if target.is_postgres:
+            load_packaged(con, "postgres_scanner")
+        options = (
+            []
+            if target.lake_data_path() is None
+            else [f"DATA_PATH '{_quoted(str(target.lake_data_path()))}'"]
+        )
+        if read_only:
+            options.append("READ_ONLY")
+        clause = f" ({', '.join(options)})" if options else ""
+        _attach(con, f"ATTACH '{_quoted(target.location)}' AS {LAKE_ALIAS}{clause}")
+        con.execute(f"USE {LAKE_ALIAS}")
+        con.execute("SET TimeZone = 'UTC'")
+        limit = READER_MEMORY_LIMIT if read_only else WRITER_MEMORY_LIMIT
+        con.execute(f"SET memory_limit = '{limit}'")
+    except WarehouseError:
+        con.close()
+        raise
+    except duckdb.Error as error:
+        con.close()
+        raise WarehouseError(
+            f"{target}: cannot attach the lake ({_masked(first_line(error), target)})"
+        ) from error
+    return con
+
+
+def _attach(con: duckdb.DuckDBPyConnection, statement: str) -> None:
+    """ATTACH, again while another writer is creating the same new catalog (the first attach of
+    a lake creates its tables; two at once collide in PostgreSQL's catalog)."""
+    for attempt in range(1, CONNECT_ATTEMPTS + 1):
+        try:
+            con.execute(statement)
+            return
+        except duckdb.Error as error:
+            creating = any(
+                word in str(error).lower() for word in ("duplicate key", "already exists")
+            )
+            if attempt == CONNECT_ATTEMPTS or not (creating or is_conflict(error)):
+                raise
+            time.sleep(CONNECT_PAUSE_SECONDS * attempt)
+
+
+def _quoted(text: str) -> str:
+    return text.replace("'", "''")
+
+
+def _masked(text: str, target: WarehouseTarget) -> str:
+    """An error that may quote the conninfo, with the target's password masked."""
+    return text.replace(target.location, str(target))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import duckdb
@@ -61,15 +61,17 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     con.begin()
     try:
         yield
+        con.commit()
     except BaseException:
-        con.rollback()
+        with suppress(duckdb.Error):  # a failed commit has ended the transaction already
+            con.rollback()
         raise
-    con.commit()
 
 
 def delete_insert(
     con: duckdb.DuckDBPyConnection,
     *,
+    organization_id: str | None,
     table: str,
     resource: str,
     frame: pd.DataFrame,
@@ -77,21 +79,24 @@ def delete_insert(
     select: str,
     params: Sequence[Any] = (),
 ) -> None:
-    """Replace ``table``'s rows of ``resource`` whose ``key`` is in ``frame``; last duplicate wins.
+    """Replace ``table``'s rows of ``organization_id``'s ``resource`` whose ``key`` is in
+    ``frame``; last duplicate wins.
 
-    ``select`` is the SELECT list producing the table's columns (except ``resource``) from the
-    staged frame; ``params`` fill its ``?`` placeholders.
+    ``select`` is the SELECT list producing the table's columns (except ``organization_id``
+    and ``resource``) from the staged frame; ``params`` fill its ``?`` placeholders.
     """
     if frame.empty:
         return
     frame = frame.drop_duplicates(subset=[key], keep="last")
     with staged(con, frame) as name, transaction(con):
         con.execute(
-            f"DELETE FROM {table} WHERE resource = ? AND {quote(key)} IN "
+            f"DELETE FROM {table} WHERE organization_id IS NOT DISTINCT FROM ? "
+            f"AND resource = ? AND {quote(key)} IN "
             f"(SELECT CAST({quote(key)} AS VARCHAR) FROM {name})",
-            [resource],
+            [organization_id, resource],
         )
         con.execute(
-            f"INSERT INTO {table} BY NAME SELECT ? AS resource, {select} FROM {name}",
-            [resource, *params],
+            f"INSERT INTO {table} BY NAME SELECT ? AS organization_id, ? AS resource, "
+            f"{select} FROM {name}",
+            [organization_id, resource, *params],
         )

@@ -6,6 +6,8 @@ A run row is a single INSERT and a single UPDATE; frames never go through here.
 from __future__ import annotations
 
 import json
+import os
+import socket
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -14,6 +16,12 @@ import duckdb
 
 #: Outcomes a run may end with (``running`` while it is under way).
 OUTCOMES = ("running", "succeeded", "partial", "rejected", "failed", "dry_run", "interrupted")
+
+#: This process, as a run's ``runner`` names it.
+HOST = socket.gethostname()
+RUNNER = f"{HOST}:{os.getpid()}"
+#: A run of another machine still ``running`` after this long is taken for dead.
+STALE_AFTER_HOURS = 12
 
 #: Counters with a column of their own; any other counter is kept in the ``counts`` JSON.
 COUNT_COLUMNS = (
@@ -35,17 +43,20 @@ def start_run(
     parameters: Mapping[str, Any],
     *,
     source_name: str | None = None,
+    organization_id: str | None = None,
 ) -> str:
     """Insert a ``running`` run row and return its new run id (a uuid4 string)."""
     run_id = str(uuid.uuid4())
     con.execute(
-        "INSERT INTO load_runs (run_id, resource, source, source_name, parameters, started_at, "
-        "outcome) VALUES (?, ?, ?, ?, ?, now(), 'running')",
+        "INSERT INTO load_runs (run_id, resource, source, source_name, organization_id, runner, "
+        "parameters, started_at, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, now(), 'running')",
         [
             run_id,
             resource,
             source,
             source_name,
+            organization_id,
+            RUNNER,
             json.dumps(dict(parameters), default=str, sort_keys=True),
         ],
     )
@@ -65,9 +76,12 @@ def finish_run(
     if outcome not in OUTCOMES:
         raise ValueError(f"outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
     assignments = ", ".join(f"{name} = ?" for name in COUNT_COLUMNS)
-    updated = con.execute(
+    known = con.execute("SELECT 1 FROM load_runs WHERE run_id = ?", [run_id]).fetchall()
+    if not known:
+        raise KeyError(f"no load run {run_id}")
+    con.execute(
         f"UPDATE load_runs SET outcome = ?, {assignments}, counts = ?, co2e_kg = ?, error = ?, "
-        "finished_at = now() WHERE run_id = ? RETURNING run_id",
+        "finished_at = now() WHERE run_id = ?",
         [
             outcome,
             *(_count(counts, name) for name in COUNT_COLUMNS),
@@ -76,9 +90,7 @@ def finish_run(
             error,
             run_id,
         ],
-    ).fetchall()
-    if not updated:
-        raise KeyError(f"no load run {run_id}")
+    )
 
 
 def run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, Any]:
@@ -99,12 +111,48 @@ def _count(counts: Mapping[str, int], name: str) -> int:
     return int(counts.get(name) or 0)
 
 
-def mark_interrupted(con: duckdb.DuckDBPyConnection) -> int:
-    """Runs still ``running`` when a writer opens belong to a process that died (writers are
-    exclusive): they become ``interrupted``. Returns how many."""
-    rows = con.execute(
-        "UPDATE load_runs SET outcome = 'interrupted', finished_at = now(), "
-        "error = 'the process ended before the run finished' "
-        "WHERE outcome = 'running' RETURNING run_id"
+def mark_interrupted(con: duckdb.DuckDBPyConnection, *, exclusive: bool = True) -> int:
+    """Runs still ``running`` whose process died become ``interrupted``; returns how many.
+
+    With one writer at a time (``exclusive``: a DuckDB file) every running run's process died.
+    With several (a lake), a run of this machine is dead when its pid is; one of another machine
+    when it started more than ``STALE_AFTER_HOURS`` ago (a load takes minutes).
+    """
+    where = "outcome = 'running'"
+    params: list[Any] = []
+    if not exclusive:
+        ours = [f"{HOST}:{pid}" for pid in _dead_pids(con)]
+        where += (
+            " AND (runner IN (SELECT unnest(?::VARCHAR[])) OR runner IS NULL "
+            f"OR started_at < now() - INTERVAL {STALE_AFTER_HOURS} HOUR)"
+        )
+        params.append(ours)
+    # No RETURNING: DuckLake does not take it on UPDATE.
+    [(count,)] = con.execute(f"SELECT count(*) FROM load_runs WHERE {where}", params).fetchall()
+    if count:
+        con.execute(
+            "UPDATE load_runs SET outcome = 'interrupted', finished_at = now(), "
+            f"error = 'the process ended before the run finished' WHERE {where}",
+            params,
+        )
+    return int(count)
+
+
+def _dead_pids(con: duckdb.DuckDBPyConnection) -> list[int]:
+    """Pids of this machine's running runs whose process is gone."""
+    runners = con.execute(
+        "SELECT DISTINCT runner FROM load_runs WHERE outcome = 'running' AND runner LIKE ?",
+        [f"{HOST}:%"],
     ).fetchall()
-    return len(rows)
+    pids = [int(runner.rsplit(":", 1)[1]) for (runner,) in runners]
+    return [pid for pid in pids if not _alive(pid)]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

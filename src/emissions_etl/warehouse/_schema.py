@@ -1,48 +1,115 @@
 """Create or upgrade the warehouse schema: versioned, idempotent DDL applied by the writer.
 
 Tables come from numbered migrations (``ddl.sql`` is version 1, ``migration_<n>.sql`` n); views
-are replaced every time,
-so a view that gains a column reaches old files without a migration.
+are replaced when ``views.sql`` changes, so a view that gains a column reaches old files without
+a migration. A DuckLake gets the same migrations with their PRIMARY KEY and CHECK constraints
+left out (DuckLake has none: the writer keeps keys unique, as it does in the file), so one
+schema serves both.
+The GHG inventory's views are composed after, from the rules stored in the warehouse
+(``_inventory.compose``, called by ``Warehouse.writer``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 from importlib.resources import files
 
 import duckdb
 
 #: The newest schema version this code writes.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 5
 
-_MIGRATIONS: dict[int, str] = {1: "ddl.sql", 2: "migration_2.sql", 3: "migration_3.sql"}
+_MIGRATIONS: dict[int, str] = {
+    1: "ddl.sql",
+    2: "migration_2.sql",
+    3: "migration_3.sql",
+    4: "migration_4.sql",
+    5: "migration_5.sql",
+}
+#: Tables whose rows belong to one organization (``organization_id``).
+ORGANIZATION_TABLES = (
+    "load_runs",
+    "source_rows",
+    "remote_ids",
+    "pending_uploads",
+    "rejects",
+    "remote_records",
+    "facilities",
+)
+_PRIMARY_KEY = re.compile(r"\s+PRIMARY KEY\b", re.IGNORECASE)
+_CHECK = re.compile(r"\s+CHECK\s*\((?:[^()]|\([^()]*\))*\)", re.IGNORECASE)
 
 
 def _sql(name: str) -> str:
     return files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
-def current_version(con: duckdb.DuckDBPyConnection) -> int:
-    """The schema version recorded in the file (0 for a new file)."""
+def for_lake(sql: str) -> str:
+    """``sql`` without the constraints DuckLake does not take."""
+    return _CHECK.sub("", _PRIMARY_KEY.sub("", sql))
+
+
+def current_version(con: duckdb.DuckDBPyConnection, *, lake: bool = False) -> int:
+    """The schema version recorded in the warehouse (0 for a new one)."""
+    key = "" if lake else " PRIMARY KEY"
     con.execute(
         "CREATE TABLE IF NOT EXISTS schema_version ("
-        " version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)"
+        f" version INTEGER{key}, applied_at TIMESTAMPTZ NOT NULL)"
     )
-    row = con.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()
-    return int(row[0]) if row else 0
+    row = con.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchall()
+    return int(row[0][0]) if row else 0
 
 
-def ensure_schema(con: duckdb.DuckDBPyConnection) -> int:
-    """Apply the migrations the file lacks, then (re)create the views; returns the version."""
+def ensure_schema(
+    con: duckdb.DuckDBPyConnection, *, lake: bool = False, organization_id: str | None = None
+) -> int:
+    """Apply the migrations the warehouse lacks, replace the views if ``views.sql`` changed,
+    and give rows written before organizations were recorded to ``organization_id``; returns
+    the version."""
     con.begin()
     try:
-        version = current_version(con)
+        version = current_version(con, lake=lake)
         for number in sorted(n for n in _MIGRATIONS if n > version):
-            con.execute(_sql(_MIGRATIONS[number]))
+            sql = _sql(_MIGRATIONS[number])
+            con.execute(for_lake(sql) if lake else sql)
             con.execute("INSERT INTO schema_version VALUES (?, now())", [number])
             version = number
-        con.execute(_sql("views.sql"))
+        _replace_views(con)
+        if organization_id is not None:
+            _claim_unowned_rows(con, organization_id)
         con.commit()
     except BaseException:
         con.rollback()
         raise
     return version
+
+
+def _replace_views(con: duckdb.DuckDBPyConnection) -> None:
+    replace_view(con, "views.sql", _sql("views.sql"))
+
+
+def replace_view(con: duckdb.DuckDBPyConnection, name: str, statement: str) -> None:
+    """Run ``statement`` (CREATE OR REPLACE VIEW ...) unless the view ``name`` was made by the
+    same statement: a lake's writers would otherwise change its catalog at every open."""
+    digest = hashlib.sha256(statement.encode()).hexdigest()[:16]
+    held = con.execute("SELECT digest FROM view_version WHERE name = ?", [name]).fetchall()
+    if held == [(digest,)]:
+        return
+    con.execute(statement)
+    con.execute("DELETE FROM view_version WHERE name = ?", [name])
+    con.execute("INSERT INTO view_version VALUES (?, ?, now())", [name, digest])
+
+
+def _claim_unowned_rows(con: duckdb.DuckDBPyConnection, organization_id: str) -> None:
+    """Rows of a warehouse written before organizations were recorded: the first organization
+    to write to it is the one that wrote them (a warehouse then held one organization)."""
+    for table in ORGANIZATION_TABLES:
+        unowned = con.execute(
+            f"SELECT 1 FROM {table} WHERE organization_id IS NULL LIMIT 1"
+        ).fetchall()
+        if unowned:
+            con.execute(
+                f"UPDATE {table} SET organization_id = ? WHERE organization_id IS NULL",
+                [organization_id],
+            )

@@ -1,7 +1,10 @@
-"""The warehouse file: an exclusive writer per load run, read-only queries for reports.
+"""The warehouse: an exclusive writer per load run (a DuckDB file), or one of many (a DuckLake
+with its catalog in PostgreSQL), and read-only queries for reports and analysts.
 
-Writers take the cross-process lock first, then DuckDB's read-write connection, and keep the
-write window to the run (etl-anchors §4: one writer process; analysts read when it is closed).
+Writers of a file take the cross-process lock first, then DuckDB's read-write connection, and
+keep the write window to the run (etl-anchors §4: one writer process; analysts read when it is
+closed). Writers of a lake share it: each commit is a snapshot, and a commit that conflicts with
+another writer's is tried again (``_conflicts``).
 """
 
 from __future__ import annotations
@@ -15,9 +18,17 @@ import duckdb
 import pandas as pd
 
 from emissions_etl.errors import WarehouseError
-from emissions_etl.warehouse._connection import connect, fetch_frame, first_line
+from emissions_etl.warehouse._conflicts import retried_on_conflict
+from emissions_etl.warehouse._connection import (
+    LAKE_ALIAS,
+    connect_target,
+    fetch_frame,
+    first_line,
+)
+from emissions_etl.warehouse._inventory import compose as compose_inventory
 from emissions_etl.warehouse._lock import Say, WriterLock
-from emissions_etl.warehouse._schema import ensure_schema
+from emissions_etl.warehouse._schema import ORGANIZATION_TABLES, ensure_schema
+from emissions_etl.warehouse._target import WarehouseTarget
 from emissions_etl.warehouse._writer import WarehouseWriter
 
 #: How long a writer waits for another load holding the file before it gives up (a nightly
@@ -26,79 +37,156 @@ WRITER_WAIT_SECONDS = 600.0
 
 
 class Warehouse:
-    """One DuckDB file (default ``warehouse.duckdb``) holding every load run and its results.
+    """Every load run and its results, for one organization's writes (``organization_id``;
+    None: a warehouse of one organization that does not name it) and every organization's
+    reads. ``location``: a DuckDB file (default ``warehouse.duckdb``), ``ducklake:<catalog
+    file>`` or ``ducklake:postgres:<libpq conninfo>`` (``data_path``: where a lake's data files
+    go).
 
-    ``say`` receives the lines a writer has for a person while it waits for another load
-    (``waiting for ...: another load (pid n) is writing it; 30 s of at most 600 s``).
+    A file's writer waits up to ``wait_seconds`` for another load holding it; ``say`` receives
+    the lines it has for a person meanwhile (``waiting for ...: another load (pid n) is writing
+    it; 30 s of at most 600 s``).
     """
 
     def __init__(
         self,
-        path: str | Path,
+        location: str | Path | WarehouseTarget,
         *,
+        data_path: str | Path | None = None,
+        organization_id: str | None = None,
         wait_seconds: float = WRITER_WAIT_SECONDS,
         say: Say | None = None,
     ) -> None:
-        self.path = Path(path)
+        self.target = WarehouseTarget.of(location, data_path)
+        self.organization_id = organization_id
         self.wait_seconds = wait_seconds
         self.say = say
         self._writer_con: duckdb.DuckDBPyConnection | None = None
+        self._reader_con: duckdb.DuckDBPyConnection | None = None
+
+    @property
+    def path(self) -> Path:
+        """The DuckDB file (or a lake's catalog file)."""
+        return self.target.path
+
+    @property
+    def is_lake(self) -> bool:
+        return self.target.is_lake
+
+    @property
+    def shared(self) -> bool:
+        """Several processes write at once (a lake whose catalog is a server)."""
+        return self.target.is_postgres
 
     def __repr__(self) -> str:
-        return f"Warehouse({str(self.path)!r})"
+        return f"Warehouse({str(self.target)!r})"
 
     @property
     def writers_take_turns(self) -> bool:
-        """True: one process writes the file at a time (a DuckDB file). Runs that write it
-        should queue (``orchestration.warehouse_turns``); a warehouse that takes several writers
-        at once would say False."""
-        return True
+        """One process writes at a time (a DuckDB file, a lake whose catalog is a file): runs
+        that write it should queue (``orchestration.warehouse_turns``). A lake whose catalog is
+        a server takes several writers at once."""
+        return not self.shared
 
     @contextmanager
     def writer(self, *, wait_seconds: float | None = None) -> Iterator[WarehouseWriter]:
-        """The exclusive writer for one load run; creates or upgrades the schema first.
+        """The writer for one load run; creates or upgrades the schema first.
 
-        Waits up to ``wait_seconds`` (default: the warehouse's) for another load holding
-        ``<path>.lock``, telling ``say`` now and then, then raises WarehouseError naming its
-        pid. A DuckDB error inside the block leaves as WarehouseError.
+        A file's writer is exclusive: it waits up to ``wait_seconds`` (default: the
+        warehouse's) for another load holding ``<path>.lock``, telling ``say`` now and then,
+        then raises WarehouseError naming its pid. A DuckDB error inside the block leaves as
+        WarehouseError.
         """
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        lock = WriterLock(self.path)
-        lock.acquire(self.wait_seconds if wait_seconds is None else wait_seconds, self.say)
+        lock = None
+        if not self.shared:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            lock = WriterLock(self.path)
+            lock.acquire(self.wait_seconds if wait_seconds is None else wait_seconds, self.say)
         try:
-            con = connect(self.path)
+            con = connect_target(self.target)
             try:
-                ensure_schema(con)
+                retried_on_conflict(
+                    lambda: ensure_schema(
+                        con, lake=self.is_lake, organization_id=self.organization_id
+                    )
+                )
+                retried_on_conflict(lambda: compose_inventory(con))
                 self._writer_con = con
-                yield WarehouseWriter(con)
+                yield WarehouseWriter(con, self.organization_id, exclusive=not self.shared)
             except duckdb.Error as error:
-                raise WarehouseError(f"{self.path}: {first_line(error)}") from error
+                raise WarehouseError(f"{self.target}: {first_line(error)}") from error
             finally:
                 self._writer_con = None
                 con.close()
         finally:
-            lock.release()
+            if lock is not None:
+                lock.release()
+
+    @contextmanager
+    def reading(self, organization_id: str | None = None) -> Iterator[None]:
+        """Queries inside share one read-only connection (a report's dozen): a lake is attached
+        once instead of once a query. With ``organization_id``, they see that organization's
+        rows only: every table holding organizations' rows is shadowed, for this connection, by
+        a view of its rows (the views built on them follow)."""
+        if self._writer_con is not None or self._reader_con is not None:
+            yield
+            return
+        if not self.target.exists:
+            raise WarehouseError(f"{self.target}: no warehouse here yet (nothing has been loaded)")
+        con = connect_target(self.target, read_only=True)
+        try:
+            if organization_id is not None:
+                _only(con, organization_id)
+            self._reader_con = con
+            yield
+        except duckdb.Error as error:
+            raise WarehouseError(f"{self.target}: {first_line(error)}") from error
+        finally:
+            self._reader_con = None
+            con.close()
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> pd.DataFrame:
         """Run ``sql`` read-only and return its rows (timestamps in UTC).
 
         Inside ``writer()`` it reads through the writer's connection (DuckDB lets one process
-        hold the file either read-write or read-only, not both).
+        hold a file either read-write or read-only, not both), inside ``reading()`` through its
+        connection.
         """
+        if self._reader_con is not None:  # its own views: not through a cursor
+            return _run(self._reader_con, sql, params, self.target, close=False)
         if self._writer_con is not None:
-            return _run(self._writer_con.cursor(), sql, params, self.path)
-        if not self.path.exists():
-            raise WarehouseError(f"{self.path}: no warehouse here yet (nothing has been loaded)")
-        return _run(connect(self.path, read_only=True), sql, params, self.path)
+            return _run(self._writer_con.cursor(), sql, params, self.target)
+        if not self.target.exists:
+            raise WarehouseError(f"{self.target}: no warehouse here yet (nothing has been loaded)")
+        return _run(connect_target(self.target, read_only=True), sql, params, self.target)
+
+
+def _only(con: duckdb.DuckDBPyConnection, organization_id: str) -> None:
+    """Shadow each organization table by a temporary view of ``organization_id``'s rows."""
+    [(database,)] = con.execute("SELECT current_database()").fetchall()
+    literal = organization_id.replace("'", "''")
+    for table in ORGANIZATION_TABLES:
+        con.execute(
+            f'CREATE TEMP VIEW {table} AS SELECT * FROM "{database}".main.{table} '
+            f"WHERE organization_id = '{literal}'"
+        )
 
 
 def _run(
-    con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any], path: Path
+    con: duckdb.DuckDBPyConnection,
+    sql: str,
+    params: Sequence[Any],
+    target: WarehouseTarget,
+    *,
+    close: bool = True,
 ) -> pd.DataFrame:
     try:
         con.execute("SET TimeZone = 'UTC'")
+        if target.is_lake:
+            con.execute(f"USE {LAKE_ALIAS}")  # a cursor starts in the in-memory catalog
         return fetch_frame(con.execute(sql, list(params)))
     except duckdb.Error as error:
-        raise WarehouseError(f"{path}: {first_line(error)}") from error
+        raise WarehouseError(f"{target}: {first_line(error)}") from error
     finally:
-        con.close()
+        if close:
+            con.close()

@@ -14,7 +14,8 @@ import duckdb
 import pandas as pd
 
 from emissions_etl.loading.rejects import REJECT_COLUMNS
-from emissions_etl.warehouse import _runs
+from emissions_etl.warehouse import _inventory, _runs
+from emissions_etl.warehouse._conflicts import retrying
 from emissions_etl.warehouse._connection import fetch_frame
 from emissions_etl.warehouse._delete_insert import (
     delete_insert,
@@ -23,6 +24,7 @@ from emissions_etl.warehouse._delete_insert import (
     staged,
     transaction,
 )
+from emissions_etl.warehouse._schema import replace_view
 
 #: Origin columns of a canonical frame (sources: file, sheet, 1-based row).
 ORIGIN_COLUMNS = ("_file", "_sheet", "_row")
@@ -39,14 +41,29 @@ REMOTE_COLUMNS = (
 )
 
 
-class WarehouseWriter:
-    """Writes of one load run over one open connection (see ``README.md`` for the tables)."""
+#: Rows of the writer's organization (null: a warehouse of one organization, not named).
+OWN = "organization_id IS NOT DISTINCT FROM ?"
 
-    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+
+class WarehouseWriter:
+    """Writes of one load run over one open connection (see ``README.md`` for the tables), for
+    one organization: every row it writes names it, every row it reads is its own."""
+
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        organization_id: str | None = None,
+        *,
+        exclusive: bool = True,
+    ) -> None:
         self._con = con
+        self.organization_id = organization_id
+        #: The only writer (a file): every run still running when it opens was interrupted.
+        self.exclusive = exclusive
 
     # -- load runs -------------------------------------------------------------------------
 
+    @retrying
     def start_run(
         self,
         resource: str,
@@ -57,8 +74,16 @@ class WarehouseWriter:
     ) -> str:
         """Record a new run of file ``source`` (of data set ``source_name``) as ``running``;
         returns its run id (uuid4)."""
-        return _runs.start_run(self._con, resource, source, parameters, source_name=source_name)
+        return _runs.start_run(
+            self._con,
+            resource,
+            source,
+            parameters,
+            source_name=source_name,
+            organization_id=self.organization_id,
+        )
 
+    @retrying
     def finish_run(
         self,
         run_id: str,
@@ -79,6 +104,7 @@ class WarehouseWriter:
 
     # -- what the files said -----------------------------------------------------------------
 
+    @retrying
     def land_source_rows(
         self, run_id: str, resource: str, frame: pd.DataFrame, *, source_name: str | None = None
     ) -> None:
@@ -101,6 +127,7 @@ class WarehouseWriter:
         )
         delete_insert(
             self._con,
+            organization_id=self.organization_id,
             table="source_rows",
             resource=resource,
             frame=frame,
@@ -109,6 +136,7 @@ class WarehouseWriter:
             params=[run_id, source_name],
         )
 
+    @retrying
     def land_rejects(self, run_id: str, resource: str, rejects: pd.DataFrame) -> None:
         """Append the run's rejected cells (file, sheet, row, column, value, code, message)."""
         if rejects.empty:
@@ -117,29 +145,33 @@ class WarehouseWriter:
         frame = rejects.reindex(columns=list(REJECT_COLUMNS))
         with staged(self._con, frame) as name:
             self._con.execute(
-                "INSERT INTO rejects BY NAME SELECT ? AS run_id, ? AS resource, "
+                "INSERT INTO rejects BY NAME SELECT ? AS organization_id, ? AS run_id, "
+                "? AS resource, "
                 'CAST("file" AS VARCHAR) AS "file", CAST(sheet AS VARCHAR) AS sheet, '
                 'TRY_CAST("row" AS BIGINT) AS "row", CAST("column" AS VARCHAR) AS "column", '
                 'CAST("value" AS VARCHAR) AS "value", CAST(code AS VARCHAR) AS code, '
                 f"CAST(message AS VARCHAR) AS message, now() AS rejected_at FROM {name}",
-                [run_id, resource],
+                [self.organization_id, run_id, resource],
             )
 
     # -- source key -> remote id -------------------------------------------------------------
 
     def mapping(self, resource: str, source_keys: Sequence[str] | None = None) -> pd.DataFrame:
-        """source_key, remote_id, source_hash, ingest_job_id, loaded_at of ``resource``.
+        """source_key, remote_id, source_hash, ingest_job_id, loaded_at, source_name of
+        ``resource``.
 
         With ``source_keys``, only those keys: a batch looks up its own rows, so memory follows
         the batch, not everything ever loaded.
         """
-        columns = "m.source_key, m.remote_id, m.source_hash, m.ingest_job_id, m.loaded_at"
+        columns = (
+            "m.source_key, m.remote_id, m.source_hash, m.ingest_job_id, m.loaded_at, m.source_name"
+        )
         if source_keys is None:
             return fetch_frame(
                 self._con.execute(
-                    f"SELECT {columns} FROM remote_ids AS m WHERE m.resource = ? "
+                    f"SELECT {columns} FROM remote_ids AS m WHERE m.{OWN} AND m.resource = ? "
                     "ORDER BY m.source_key",
-                    [resource],
+                    [self.organization_id, resource],
                 )
             )
         keys = pd.DataFrame({"source_key": pd.Series(list(source_keys), dtype="string")})
@@ -148,11 +180,12 @@ class WarehouseWriter:
                 self._con.execute(
                     f"SELECT {columns} FROM remote_ids AS m "
                     f"JOIN (SELECT DISTINCT source_key FROM {name}) AS k USING (source_key) "
-                    "WHERE m.resource = ? ORDER BY m.source_key",
-                    [resource],
+                    f"WHERE m.{OWN} AND m.resource = ? ORDER BY m.source_key",
+                    [self.organization_id, resource],
                 )
             )
 
+    @retrying
     def upsert_mapping(
         self, resource: str, frame: pd.DataFrame, *, source_name: str | None = None
     ) -> None:
@@ -162,6 +195,7 @@ class WarehouseWriter:
         require_columns(frame, ("source_key", "remote_id", "source_hash"), "upsert_mapping")
         delete_insert(
             self._con,
+            organization_id=self.organization_id,
             table="remote_ids",
             resource=resource,
             frame=frame.reindex(
@@ -176,6 +210,7 @@ class WarehouseWriter:
             params=[source_name],
         )
 
+    @retrying
     def touch_mapping(self, resource: str, source_keys: Sequence[str], source_name: str) -> None:
         """The rows of ``source_keys`` are (now) rows of ``source_name``: a record named by two
         sources (a vehicle in two fleet lists) belongs to the one that loaded it last, so only
@@ -185,10 +220,10 @@ class WarehouseWriter:
         keys = pd.DataFrame({"source_key": pd.Series(list(source_keys), dtype="string")})
         with staged(self._con, keys) as name:
             self._con.execute(
-                "UPDATE remote_ids SET source_name = ? WHERE resource = ? "
+                f"UPDATE remote_ids SET source_name = ? WHERE {OWN} AND resource = ? "
                 f"AND source_key IN (SELECT source_key FROM {name}) "
                 "AND source_name IS DISTINCT FROM ?",
-                [source_name, resource, source_name],
+                [source_name, self.organization_id, resource, source_name],
             )
 
     def claimed_by_source(self, resource: str, remote_ids: Sequence[str]) -> dict[str, str]:
@@ -201,16 +236,16 @@ class WarehouseWriter:
             rows = self._con.execute(
                 "SELECT m.remote_id, any_value(coalesce(m.source_name, '')) FROM remote_ids AS m "
                 f"JOIN {name} AS i ON m.remote_id = CAST(i.remote_id AS VARCHAR) "
-                "WHERE m.resource = ? GROUP BY m.remote_id",
-                [resource],
+                f"WHERE m.{OWN} AND m.resource = ? GROUP BY m.remote_id",
+                [self.organization_id, resource],
             ).fetchall()
         return {str(remote_id): str(source) for remote_id, source in rows}
 
     def source_records(self, resource: str, source_name: str) -> int:
         """How many records the rows of ``source_name`` map to."""
         [(count,)] = self._con.execute(
-            "SELECT count(*) FROM remote_ids WHERE resource = ? AND source_name = ?",
-            [resource, source_name],
+            f"SELECT count(*) FROM remote_ids WHERE {OWN} AND resource = ? AND source_name = ?",
+            [self.organization_id, resource, source_name],
         ).fetchall()
         return int(count)
 
@@ -219,7 +254,8 @@ class WarehouseWriter:
         view shows them (a record not calculated yet counts 0)."""
         [(co2e,)] = self._con.execute(
             "SELECT coalesce(sum(e.co2e_kg), 0) FROM emissions AS e JOIN source_rows AS s "
-            "ON s.resource = e.resource AND s.source_key = e.source_key "
+            "ON s.organization_id IS NOT DISTINCT FROM e.organization_id "
+            "AND s.resource = e.resource AND s.source_key = e.source_key "
             "WHERE s.resource = ? AND s.run_id = ?",
             [resource, run_id],
         ).fetchall()
@@ -232,13 +268,15 @@ class WarehouseWriter:
             self._con.execute(
                 "SELECT m.source_key, m.remote_id, s.source_file, s.source_sheet, s.source_row "
                 "FROM remote_ids AS m LEFT JOIN source_rows AS s "
-                "ON s.resource = m.resource AND s.source_key = m.source_key "
-                "WHERE m.resource = ? AND m.source_name = ? "
+                "ON s.organization_id IS NOT DISTINCT FROM m.organization_id "
+                "AND s.resource = m.resource AND s.source_key = m.source_key "
+                f"WHERE m.{OWN} AND m.resource = ? AND m.source_name = ? "
                 "AND s.run_id IS DISTINCT FROM ? ORDER BY s.source_file, s.source_row",
-                [resource, source_name, run_id],
+                [self.organization_id, resource, source_name, run_id],
             )
         )
 
+    @retrying
     def forget(self, resource: str, source_keys: Sequence[str], remote_ids: Sequence[str]) -> None:
         """The service no longer holds these records and no file names their rows: drop their
         mapping, source rows and read-back records."""
@@ -247,12 +285,14 @@ class WarehouseWriter:
             self._delete_keys("source_rows", resource, "source_key", source_keys)
             self._delete_keys("remote_records", resource, "remote_id", remote_ids)
 
+    @retrying
     def delete_mapping(self, resource: str, source_keys: Sequence[str]) -> None:
         """Forget the remote ids of ``source_keys``."""
         self._delete_keys("remote_ids", resource, "source_key", source_keys)
 
     # -- chunks sent but not yet landed (crash recovery) ------------------------------------
 
+    @retrying
     def add_pending(
         self,
         resource: str,
@@ -274,17 +314,17 @@ class WarehouseWriter:
         frame = frame.drop_duplicates(["idempotency_key", "source_key"], keep="last")
         with staged(self._con, frame) as name, transaction(self._con):
             self._con.execute(
-                "DELETE FROM pending_uploads WHERE resource = ? AND idempotency_key IN "
+                f"DELETE FROM pending_uploads WHERE {OWN} AND resource = ? AND idempotency_key IN "
                 f"(SELECT DISTINCT CAST(idempotency_key AS VARCHAR) FROM {name})",
-                [resource],
+                [self.organization_id, resource],
             )
             self._con.execute(
-                "INSERT INTO pending_uploads BY NAME SELECT ? AS resource, "
+                "INSERT INTO pending_uploads BY NAME SELECT ? AS organization_id, ? AS resource, "
                 "CAST(idempotency_key AS VARCHAR) AS idempotency_key, ? AS run_id, "
                 "CAST(source_key AS VARCHAR) AS source_key, "
                 "CAST(source_hash AS VARCHAR) AS source_hash, CAST(payload AS JSON) AS payload, "
                 f"CAST(remote_id AS VARCHAR) AS remote_id, now() AS created_at FROM {name}",
-                [resource, run_id],
+                [self.organization_id, resource, run_id],
             )
 
     def pending(self, resource: str) -> pd.DataFrame:
@@ -294,25 +334,29 @@ class WarehouseWriter:
             self._con.execute(
                 "SELECT idempotency_key, run_id, source_key, source_hash, "
                 "CAST(payload AS VARCHAR) AS payload, remote_id, created_at "
-                "FROM pending_uploads WHERE resource = ? ORDER BY created_at, idempotency_key",
-                [resource],
+                f"FROM pending_uploads WHERE {OWN} AND resource = ? "
+                "AND run_id NOT IN (SELECT run_id FROM load_runs WHERE outcome = 'running') "
+                "ORDER BY created_at, idempotency_key",
+                [self.organization_id, resource],
             )
         )
 
+    @retrying
     def clear_pending(self, resource: str, idempotency_keys: str | Sequence[str]) -> None:
         """The chunks sent under these keys are landed (or refused): drop their marks, in one
         statement."""
         keys = [idempotency_keys] if isinstance(idempotency_keys, str) else list(idempotency_keys)
         if keys:
             self._con.execute(
-                "DELETE FROM pending_uploads WHERE resource = ? AND idempotency_key IN "
+                f"DELETE FROM pending_uploads WHERE {OWN} AND resource = ? AND idempotency_key IN "
                 "(SELECT unnest(?::VARCHAR[]))",
-                [resource, keys],
+                [self.organization_id, resource, keys],
             )
 
+    @retrying
     def mark_interrupted_runs(self) -> int:
         """Runs left ``running`` by a process that died become ``interrupted``."""
-        return _runs.mark_interrupted(self._con)
+        return _runs.mark_interrupted(self._con, exclusive=self.exclusive)
 
     def unsettled_records(self, resource: str, statuses: Sequence[str] | None) -> pd.DataFrame:
         """remote_id, source_key and payload of records whose status was not final when last
@@ -321,8 +365,8 @@ class WarehouseWriter:
         return fetch_frame(
             self._con.execute(
                 "SELECT remote_id, source_key, CAST(payload AS VARCHAR) AS payload "
-                f"FROM remote_records WHERE resource = ? {which}",
-                [resource] if statuses is None else [resource, list(statuses)],
+                f"FROM remote_records WHERE {OWN} AND resource = ? {which}",
+                [self.organization_id, resource, *([] if statuses is None else [list(statuses)])],
             )
         )
 
@@ -332,8 +376,8 @@ class WarehouseWriter:
         with staged(self._con, keys) as name:
             rows = self._con.execute(
                 "SELECT remote_id, CAST(payload AS VARCHAR) FROM remote_records "
-                f"WHERE resource = ? AND remote_id IN (SELECT remote_id FROM {name})",
-                [resource],
+                f"WHERE {OWN} AND resource = ? AND remote_id IN (SELECT remote_id FROM {name})",
+                [self.organization_id, resource],
             ).fetchall()
         return {str(remote_id): json.loads(payload) for remote_id, payload in rows if payload}
 
@@ -341,8 +385,16 @@ class WarehouseWriter:
         """remote_id, source_key and payload of every record of ``resource`` in the warehouse."""
         return self.unsettled_records(resource, None)
 
+    @retrying
     def describe_resource(self, resource: str, *, is_aggregate: bool, description: str) -> None:
-        """Record what the resource's co2e means (the ``emissions`` view's ``is_aggregate``)."""
+        """Record what the resource's co2e means (the ``emissions`` view's ``is_aggregate``);
+        nothing is written when the warehouse already says so."""
+        held = self._con.execute(
+            "SELECT is_aggregate, description FROM resource_catalog WHERE resource = ?",
+            [resource],
+        ).fetchall()
+        if held == [(is_aggregate, description)]:
+            return
         with transaction(self._con):
             self._con.execute("DELETE FROM resource_catalog WHERE resource = ?", [resource])
             self._con.execute(
@@ -350,6 +402,13 @@ class WarehouseWriter:
                 [resource, is_aggregate, description],
             )
 
+    @retrying
+    def declare_inventory_rule(self, resource: str, rule: _inventory.InventoryRule | None) -> None:
+        """Keep where ``resource``'s records sit in the GHG inventory (None: nowhere, its co2e
+        sums others') and rebuild ``ghg_inventory``; a rule that cannot bind is WarehouseError."""
+        _inventory.declare(self._con, resource, rule)
+
+    @retrying
     def create_resource_view(self, resource: str, columns: Sequence[tuple[str, str, str]]) -> None:
         """A view named after ``resource``: its rows of ``emissions`` plus ``columns``
         (name, SQL type, JSON path) read from the record the service returned. A resource
@@ -358,26 +417,32 @@ class WarehouseWriter:
             "SELECT 1 FROM information_schema.tables WHERE table_name = ? "
             "AND table_type = 'BASE TABLE'",
             [resource],
-        ).fetchone()
-        if table is not None:
+        ).fetchall()
+        if table:
             return
         fields = "".join(
             f", TRY_CAST(json_extract_string(r.payload, '{path}') AS {sql_type}) AS {quote(name)}"
             for name, sql_type, path in columns
         )
-        self._con.execute(
+        replace_view(
+            self._con,
+            resource,
             f"CREATE OR REPLACE VIEW {quote(resource)} AS SELECT e.* EXCLUDE (resource){fields} "
-            "FROM emissions AS e JOIN remote_records AS r USING (resource, remote_id) "
-            f"WHERE e.resource = '{resource.replace(chr(39), '')}'"
+            "FROM emissions AS e JOIN remote_records AS r ON r.resource = e.resource "
+            "AND r.remote_id = e.remote_id "
+            "AND r.organization_id IS NOT DISTINCT FROM e.organization_id "
+            f"WHERE e.resource = '{resource.replace(chr(39), '')}'",
         )
 
     # -- what the service holds now ----------------------------------------------------------
 
+    @retrying
     def land_remote_records(self, resource: str, frame: pd.DataFrame) -> None:
         """Upsert records read back from the service by (resource, remote_id)."""
         require_columns(frame, ("remote_id",), "land_remote_records")
         delete_insert(
             self._con,
+            organization_id=self.organization_id,
             table="remote_records",
             resource=resource,
             frame=frame.reindex(columns=list(REMOTE_COLUMNS)),
@@ -391,11 +456,16 @@ class WarehouseWriter:
             "CAST(payload AS JSON) AS payload, now() AS landed_at",
         )
 
+    @retrying
     def replace_remote_records(self, resource: str, frame: pd.DataFrame) -> None:
         """``frame`` is every record the service holds of ``resource`` (a rebuild)."""
-        self._con.execute("DELETE FROM remote_records WHERE resource = ?", [resource])
+        self._con.execute(
+            f"DELETE FROM remote_records WHERE {OWN} AND resource = ?",
+            [self.organization_id, resource],
+        )
         self.land_remote_records(resource, frame)
 
+    @retrying
     def land_facilities(self, frame: pd.DataFrame) -> None:
         """Replace the facilities read from the service (their names label the reports)."""
         require_columns(frame, ("facility_id", "name"), "land_facilities")
@@ -405,16 +475,19 @@ class WarehouseWriter:
         frame = frame.drop_duplicates(subset=["facility_id"], keep="last")
         with staged(self._con, frame) as name, transaction(self._con):
             self._con.execute(
-                f"DELETE FROM facilities WHERE facility_id IN "
-                f"(SELECT CAST(facility_id AS VARCHAR) FROM {name})"
+                f"DELETE FROM facilities WHERE {OWN} AND facility_id IN "
+                f"(SELECT CAST(facility_id AS VARCHAR) FROM {name})",
+                [self.organization_id],
             )
             self._con.execute(
-                "INSERT INTO facilities BY NAME SELECT "
+                "INSERT INTO facilities BY NAME SELECT ? AS organization_id, "
                 "CAST(facility_id AS VARCHAR) AS facility_id, CAST(name AS VARCHAR) AS name, "
                 "CAST(country AS VARCHAR) AS country, CAST(type AS VARCHAR) AS type, "
-                f"CAST(status AS VARCHAR) AS status, now() AS landed_at FROM {name}"
+                f"CAST(status AS VARCHAR) AS status, now() AS landed_at FROM {name}",
+                [self.organization_id],
             )
 
+    @retrying
     def remove_remote_records(self, resource: str, remote_ids: Sequence[str]) -> None:
         """The service no longer holds these records (deleted): drop them from the warehouse."""
         self._delete_keys("remote_records", resource, "remote_id", remote_ids)
@@ -425,6 +498,7 @@ class WarehouseWriter:
         keys = pd.DataFrame({key: pd.Series(list(values), dtype="string")})
         with staged(self._con, keys) as name:
             self._con.execute(
-                f"DELETE FROM {table} WHERE resource = ? AND {key} IN (SELECT {key} FROM {name})",
-                [resource],
+                f"DELETE FROM {table} WHERE {OWN} AND resource = ? "
+                f"AND {key} IN (SELECT {key} FROM {name})",
+                [self.organization_id, resource],
             )

@@ -1,10 +1,13 @@
--- Views for analysts and people fixing spreadsheets; replaced on every writer open.
+-- Views for analysts and people fixing spreadsheets; replaced when this file changes.
 -- `emissions` is a public contract: extend it, never rename or drop a column.
+-- Rows of one organization join only rows of the same organization (null for a warehouse
+-- written before organizations were recorded: `IS NOT DISTINCT FROM`).
 
 CREATE OR REPLACE VIEW emissions AS
 WITH mapping AS (
     SELECT * FROM remote_ids
-    QUALIFY row_number() OVER (PARTITION BY resource, remote_id ORDER BY loaded_at DESC) = 1
+    QUALIFY row_number() OVER (
+        PARTITION BY organization_id, resource, remote_id ORDER BY loaded_at DESC) = 1
 )
 SELECT
     r.resource,
@@ -21,14 +24,18 @@ SELECT
     coalesce(f.name, json_extract_string(s.payload, '$.facility')) AS facility_name,
     r.remote_updated_at,
     coalesce(c.is_aggregate, false)                     AS is_aggregate,
-    coalesce(m.source_name, s.source_name)              AS source_name
+    coalesce(m.source_name, s.source_name)              AS source_name,
+    r.organization_id
 FROM remote_records AS r
 LEFT JOIN mapping AS m
-    ON m.resource = r.resource AND m.remote_id = r.remote_id
+    ON m.organization_id IS NOT DISTINCT FROM r.organization_id
+    AND m.resource = r.resource AND m.remote_id = r.remote_id
 LEFT JOIN source_rows AS s
-    ON s.resource = r.resource AND s.source_key = coalesce(r.source_key, m.source_key)
+    ON s.organization_id IS NOT DISTINCT FROM r.organization_id
+    AND s.resource = r.resource AND s.source_key = coalesce(r.source_key, m.source_key)
 LEFT JOIN facilities AS f
-    ON f.facility_id = r.facility_id
+    ON f.organization_id IS NOT DISTINCT FROM r.organization_id
+    AND f.facility_id = r.facility_id
 LEFT JOIN resource_catalog AS c
     ON c.resource = r.resource;
 
@@ -37,14 +44,15 @@ SELECT
     run_id, resource, source, outcome, started_at, finished_at,
     date_diff('millisecond', started_at, finished_at) / 1000.0 AS duration_s,
     rows_read, rows_rejected, rows_unchanged, rows_sent, rows_loaded, rows_deleted,
-    rows_failed, rows_recovered, co2e_kg, error, source_name
+    rows_failed, rows_recovered, co2e_kg, error, source_name, organization_id
 FROM load_runs
 ORDER BY started_at DESC;
 
 CREATE OR REPLACE VIEW rejects_latest AS
 WITH latest AS (
     SELECT run_id, source, started_at FROM load_runs
-    QUALIFY row_number() OVER (PARTITION BY resource, source ORDER BY started_at DESC) = 1
+    QUALIFY row_number() OVER (
+        PARTITION BY organization_id, resource, source ORDER BY started_at DESC) = 1
 )
 SELECT l.source, l.started_at AS run_started_at, j.*
 FROM rejects AS j

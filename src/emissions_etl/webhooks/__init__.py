@@ -1,10 +1,11 @@
 """Finish ingest jobs by the service's signed webhook instead of polling them.
 
-The loader calls ``open_job_completion(client, settings)`` and, inside the block,
+The loader calls ``open_job_completion(client, settings, notify=...)`` and, inside the block,
 ``completion.wait(job_id)`` for each ingest job; it gets the finished job either way.
 
-Settings (environment, or ``WebhookSettings(...)``)
-    ``EMISSIONS_WEBHOOK_URL``           the public URL the service calls; unset = poll as before
+Settings (environment, ``emissions-etl load --webhook-*`` options, or ``WebhookSettings(...)``)
+    ``EMISSIONS_WEBHOOK_URL``           the public URL the service calls; unset = poll as before;
+                                        ``{port}`` in it is replaced by the receiver's port
     ``EMISSIONS_WEBHOOK_LISTEN``        host:port the receiver binds, default ``127.0.0.1:8787``
     ``EMISSIONS_WEBHOOK_SECRET``        the ``whsec_`` secret of an endpoint you registered yourself
     ``EMISSIONS_WEBHOOK_SECRET_FILE``   where secrets of endpoints we create are kept (0600);
@@ -26,6 +27,21 @@ Exposing the receiver
     ``EMISSIONS_WEBHOOK_LISTEN``, e.g. nginx ``location /emissions-webhook { proxy_pass
     http://127.0.0.1:8787; client_max_body_size 64k; }``. Any path is accepted; only POST is.
     The proxy must pass the body and the ``webhook-*`` headers untouched.
+
+Several loads on one machine (``binding``)
+    The first load binds the port. A second one finds it taken: when the URL follows the port
+    (``{port}`` in it, for a proxy rule such as nginx ``location ~ ^/emissions/([0-9]+)$ {
+    proxy_pass http://127.0.0.1:$1; }``, or its own port is the listen port, the service
+    calling the receiver directly), it binds a free port on the same host and registers a
+    stand-in endpoint for the URL with that port, deleted when it ends. When the URL reaches one
+    fixed port (a proxy or tunnel forwarding to 8787 only), the second load polls its ingest
+    jobs and says so. Either way both loads finish.
+
+What a load says (``notices``)
+    One line when the endpoint is registered or reused (with the receiver's address), one when
+    the port is taken, one per ingest job finished by its event or polled after the wait: at
+    INFO on the ``emissions_etl.webhooks`` logger and to ``notify``. ``emissions-etl load``
+    prints them on stderr; the flows log them through the run logger.
 
 What is verified, in this order, before anything is acted upon
     1. the declared body size (``Content-Length`` required; over the limit → 413, unread);

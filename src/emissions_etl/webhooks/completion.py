@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from emissions_etl.errors import IngestJobError
+from emissions_etl.webhooks.notices import Notify, job_outcome
 from emissions_etl.webhooks.verification import INGEST_JOB_FINISHED, VerifiedEvent
 
 logger = logging.getLogger("emissions_etl.webhooks")
@@ -52,7 +53,8 @@ class WebhookCompletion:
     ``job_finished`` is the receiver's sink. Events may come before ``wait`` is called (a small
     job finishes while the loader is still busy), so finished jobs are kept, the newest
     ``capacity`` of them. When no event has come after ``fallback_after`` seconds, the job is
-    polled; an event arriving during the polling ends it at once, with no further GET.
+    polled; an event arriving during the polling ends it at once, with no further GET. Each
+    job's end is told through ``notify``: by its event, or polled after the wait.
     """
 
     def __init__(
@@ -61,8 +63,10 @@ class WebhookCompletion:
         *,
         fallback_after: float = DEFAULT_FALLBACK_AFTER,
         capacity: int = DEFAULT_CAPACITY,
+        notify: Notify | None = None,
     ) -> None:
         self._client = client
+        self._notify = notify or (lambda message: logger.info("%s", message))
         self._fallback_after = fallback_after
         self._capacity = capacity
         self._finished: OrderedDict[str, dict[str, Any]] = OrderedDict()
@@ -95,16 +99,25 @@ class WebhookCompletion:
     def wait(self, job_id: str) -> dict[str, Any]:
         job = self._wait_for_event(job_id, self._fallback_after)
         if job is not None:
+            self._notify(f"webhook: ingest job {job_id} finished by its event: {job_outcome(job)}")
             return _finished(job_id, job)
-        logger.warning(
-            "no webhook event for ingest job %s within %gs: polling it",
-            job_id,
-            self._fallback_after,
-        )
+        logger.debug("no webhook event for ingest job %s yet: polling it", job_id)
+        waited = f"{self._fallback_after:g} s"
         try:
-            return self._client.wait_for_ingest_job(job_id, sleep=self._sleep_until_event(job_id))
+            polled = self._client.wait_for_ingest_job(job_id, sleep=self._sleep_until_event(job_id))
         except _EventArrived as arrived:
+            self._notify(
+                f"webhook: ingest job {job_id} finished by its event (after {waited}, while "
+                f"polled): {job_outcome(arrived.job)}"
+            )
             return _finished(job_id, arrived.job)
+        except IngestJobError as error:  # failed, or not finished in time
+            outcome = job_outcome(error.job) if error.job else error.reason
+            self._notify(f"webhook: no event for ingest job {job_id} within {waited}: {outcome}")
+            raise
+        outcome = f"polled it: {job_outcome(polled)}"
+        self._notify(f"webhook: no event for ingest job {job_id} within {waited}: {outcome}")
+        return polled
 
     def _wait_for_event(self, job_id: str, timeout: float) -> dict[str, Any] | None:
         with self._changed:

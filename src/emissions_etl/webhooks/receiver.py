@@ -10,6 +10,7 @@ the 2xx goes back at once. Slow clients are cut off after ``read_timeout`` secon
 
 from __future__ import annotations
 
+import errno
 import logging
 import socket
 import socketserver
@@ -19,7 +20,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
-from emissions_etl.errors import ConfigurationError
+from emissions_etl.errors import ConfigurationError, ListenPortTakenError
 from emissions_etl.webhooks.deduplication import SeenDeliveries
 from emissions_etl.webhooks.verification import DeliveryRejected, EventVerifier, VerifiedEvent
 
@@ -29,8 +30,9 @@ EventSink = Callable[[VerifiedEvent], None]
 
 
 class WebhookReceiver:
-    """Binds ``listen`` at construction (so a taken port fails before anything is registered);
-    answers 503 until ``arm()`` gives it a verifier and a sink; ``start()``/``stop()`` the thread.
+    """Binds ``listen`` at construction (so a taken port fails before anything is registered:
+    ListenPortTakenError, which ``binding`` answers); answers 503 until ``arm()`` gives it a
+    verifier and a sink; ``start()``/``stop()`` the thread.
     """
 
     def __init__(
@@ -49,11 +51,17 @@ class WebhookReceiver:
         try:
             self._server = _Server(host, port, self, read_timeout, max_connections)
         except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise ListenPortTakenError(listen, port) from exc
             raise ConfigurationError(f"webhook receiver cannot listen on {listen}: {exc}") from exc
 
     @property
     def port(self) -> int:
         return int(self._server.server_address[1])
+
+    @property
+    def host(self) -> str:
+        return str(self._server.server_address[0])
 
     @property
     def local_url(self) -> str:

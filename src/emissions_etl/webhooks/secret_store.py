@@ -3,15 +3,20 @@
 The service shows an endpoint's secret only in the create response (interface: Webhook
 endpoint), so losing it means deleting and recreating the endpoint. The file maps endpoint id to
 ``{url, secret}``; it is written whole to a temporary file created 0600 and renamed over the old
-one, so a crash leaves the previous version and nothing is ever readable by others.
+one, so a crash leaves the previous version and nothing is ever readable by others. Two loads
+may share the file (one warehouse, or one EMISSIONS_WEBHOOK_SECRET_FILE): each change is read,
+made and written under an exclusive ``flock`` on ``<file>.lock``, so neither loses the other's.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,14 +41,33 @@ class SecretStore:
         return SecretStr(secret) if isinstance(secret, str) and secret else None
 
     def put(self, endpoint_id: str, url: str, secret: SecretStr) -> None:
-        endpoints = self._read()
-        endpoints[endpoint_id] = {"url": url, "secret": secret.get_secret_value()}
-        self._write(endpoints)
+        with self._changing():
+            endpoints = self._read()
+            endpoints[endpoint_id] = {"url": url, "secret": secret.get_secret_value()}
+            self._write(endpoints)
 
     def forget(self, endpoint_id: str) -> None:
-        endpoints = self._read()
-        if endpoints.pop(endpoint_id, None) is not None:
-            self._write(endpoints)
+        with self._changing():
+            endpoints = self._read()
+            if endpoints.pop(endpoint_id, None) is not None:
+                self._write(endpoints)
+
+    @contextmanager
+    def _changing(self) -> Iterator[None]:
+        """Hold ``<file>.lock`` exclusively while the file is read, changed and written."""
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise ConfigurationError(
+                f"cannot keep the webhook secret in {self.path}: {exc.strerror or exc}"
+            ) from exc
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
 
     def _read(self) -> dict[str, Any]:
         try:

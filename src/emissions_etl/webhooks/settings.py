@@ -14,6 +14,7 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from emissions_etl.settings import DEFAULT_WAREHOUSE
+from emissions_etl.warehouse._target import WarehouseTarget
 
 DEFAULT_LISTEN = "127.0.0.1:8787"
 SECRET_FILE_SUFFIX = ".webhook-secret.json"
@@ -42,11 +43,13 @@ class WebhookSettings(BaseSettings):
         default=30.0, ge=0, description="Seconds to wait for the event before polling the job"
     )
     max_body_bytes: int = Field(default=64 * 1024, gt=0, description="Larger bodies get 413")
-    # The warehouse setting of the pipeline (no prefix): the secret file lives beside it.
-    warehouse: Path = Field(default=DEFAULT_WAREHOUSE, validation_alias="EMISSIONS_WAREHOUSE")
+    # The warehouse setting of the pipeline (no prefix): the secret file lives beside it (for
+    # a lake with a PostgreSQL catalog, in the user's cache folder).
+    warehouse: str | Path = Field(default=DEFAULT_WAREHOUSE, validation_alias="EMISSIONS_WAREHOUSE")
 
     def secret_path(self) -> Path:
         """``EMISSIONS_WEBHOOK_SECRET_FILE``, else ``<warehouse>.webhook-secret.json``."""
         if self.secret_file is not None:
             return self.secret_file
-        return self.warehouse.with_name(self.warehouse.name + SECRET_FILE_SUFFIX)
+        beside = WarehouseTarget.of(self.warehouse).local_path
+        return beside.with_name(beside.name + SECRET_FILE_SUFFIX)

@@ -27,8 +27,20 @@ EXAMPLE = Example(
     change=Change(row=0, header="total_km", value=17),
     # A courier's 30 trips a day: the interface gives no bound, the service allows 20.
     refusal=Refusal(
-        row=["ana.garcia@example.es", "2026-01-01", "2026-06-30", "in_labore", "motorbike", 5,
-             "Mon-Fri", 30, "small", "petrol", "no", "ENC-099"],  # fmt: skip
+        row=[
+            "ana.garcia@example.es",
+            "2026-01-01",
+            "2026-06-30",
+            "in_labore",
+            "motorbike",
+            5,
+            "Mon-Fri",
+            30,
+            "small",
+            "petrol",
+            "no",
+            "ENC-099",
+        ],  # fmt: skip
         header="daily_trips",
         code="less_than_equal",
     ),

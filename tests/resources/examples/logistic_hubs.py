@@ -23,9 +23,15 @@ EXAMPLE = Example(
     change=Change(row=0, header="supercharger", value="yes"),
     # The interface gives no length for a hub's address; the service refuses over 500.
     refusal=Refusal(
-        row=["Hub Valencia", "owned", "warehouse_ambient",
-             "Muelle de Poniente, Puerto de Valencia, acceso por la puerta 3; " * 10, "ES", "no",
-             "Valencia Office"],  # fmt: skip
+        row=[
+            "Hub Valencia",
+            "owned",
+            "warehouse_ambient",
+            "Muelle de Poniente, Puerto de Valencia, acceso por la puerta 3; " * 10,
+            "ES",
+            "no",
+            "Valencia Office",
+        ],  # fmt: skip
         header="address",
         code="string_too_long",
     ),

@@ -9,8 +9,15 @@ EXAMPLE = Example(
     header=HEADER,
     rows=[
         ["diesel", "ES", "2026-01-08", 312.45, "4821 LKM", "articulated_truck_diesel", "OP-1"],
-        ["Gasóleo", "ES", "2026-01-09", 287.1, "1093 KZB", "rigid_truck_26_32_t_euro6_diesel",
-         "OP-2"],
+        [
+            "Gasóleo",
+            "ES",
+            "2026-01-09",
+            287.1,
+            "1093 KZB",
+            "rigid_truck_26_32_t_euro6_diesel",
+            "OP-2",
+        ],
         ["electricity", "ES", "2026-01-12", 185.0, "7710 MNP", None, "OP-3"],
         ["Electricidad", "PT", "2026-02-03", 92.5, "7710 MNP", None, "OP-4"],
         ["gasolina", "ES", "2026-02-14", 45.3, "2256 JTR", "van_diesel", None],
@@ -21,9 +28,15 @@ EXAMPLE = Example(
     # Validation accepts every recharge the sandbox does, except lengths no document states:
     # a plate cell holding a note runs past the 255 characters the service takes.
     refusal=Refusal(
-        row=["diesel", "ES", "2026-03-20", 150.0,
-             "5567 KWS (tarjeta compartida con el remolque R-2231-BCD, ver nota de taller) " * 4,
-             None, "OP-9"],  # fmt: skip
+        row=[
+            "diesel",
+            "ES",
+            "2026-03-20",
+            150.0,
+            "5567 KWS (tarjeta compartida con el remolque R-2231-BCD, ver nota de taller) " * 4,
+            None,
+            "OP-9",
+        ],  # fmt: skip
         header="vehicle_license_plate",
         code="VALIDATION_ERROR",
     ),

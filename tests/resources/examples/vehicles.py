@@ -27,8 +27,19 @@ EXAMPLE = Example(
     change=Change(row=2, header="registration_year", value=2021),
     # A custom factor id copied from another organization: the service does not know it.
     refusal=Refusal(
-        row=["4321 ZZZ", "Coche con factor propio", "passenger", "owned", "car", "ES", None,
-             "3f2b9c1e-8d4a-4b6f-9a2e-5c7d1e0f4a6b", 2022, None, None],  # fmt: skip
+        row=[
+            "4321 ZZZ",
+            "Coche con factor propio",
+            "passenger",
+            "owned",
+            "car",
+            "ES",
+            None,
+            "3f2b9c1e-8d4a-4b6f-9a2e-5c7d1e0f4a6b",
+            2022,
+            None,
+            None,
+        ],  # fmt: skip
         header="custom_emission_factor_id",
         code="CUSTOM_EF_NOT_FOUND",
     ),

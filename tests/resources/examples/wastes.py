@@ -18,8 +18,17 @@ EXAMPLE = Example(
     change=Change(row=2, header="base_quantity", value=250.0),
     # The interface gives no length for identification_name; the service refuses over 255.
     refusal=Refusal(
-        row=["Madrid Warehouse", "X" * 300, "2026-01-01", "2026-01-31", 5.0, "kg", "20 01 01",
-             "R3", "Gestora Norte"],  # fmt: skip
+        row=[
+            "Madrid Warehouse",
+            "X" * 300,
+            "2026-01-01",
+            "2026-01-31",
+            5.0,
+            "kg",
+            "20 01 01",
+            "R3",
+            "Gestora Norte",
+        ],  # fmt: skip
         header="identification_name",
         code="TOO_LONG",
     ),

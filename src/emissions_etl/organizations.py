@@ -1,0 +1,148 @@
+"""Settings per organization, for groups and consultancies that load several, each with its own
+key, into one warehouse: a TOML file named by ``EMISSIONS_ORGANIZATIONS`` (without Prefect), or
+in Prefect the variable ``emissions_organizations`` with one Secret block per organization
+(``emissions-etl prefect-setup`` writes them from the file).
+
+    [defaults]                          # shared by every organization (optional)
+    api_url = "https://api.example.com"
+
+    [[organization]]
+    name = "acme-es"                    # names runs, logs, inbox folders: letters, digits, - _
+    organization_id = "8d0c..."
+    api_key_env = "ACME_ES_API_KEY"     # the key, read from this variable (or api_key = "...")
+    inbox = "/data/inbox/acme-es"       # optional: default <inbox>/<name>
+
+An organization's settings are the ``EMISSIONS_*`` settings with its own values over them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import SecretStr
+
+from emissions_etl.errors import ConfigurationError
+from emissions_etl.settings import Settings
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$")
+#: Fields an organization (or the defaults) may set, besides its name and key.
+_SHARED = ("api_url", "ca_file", "inbox")
+
+
+@dataclass(frozen=True)
+class Organization:
+    """One organization to load: who it is to the service, and where its files wait."""
+
+    name: str
+    organization_id: str
+    api_key: SecretStr
+    api_url: str | None = None
+    ca_file: Path | None = None
+    inbox: Path | None = None
+
+    def settings(self, base: Settings) -> Settings:
+        """``base`` with this organization's values over it."""
+        values: dict[str, Any] = {
+            "organization_id": self.organization_id,
+            "api_key": self.api_key,
+        }
+        if self.api_url:
+            values["api_url"] = self.api_url
+        if self.ca_file:
+            values["ca_file"] = self.ca_file
+        return base.model_copy(update=values)
+
+    def inbox_under(self, inbox: Path) -> Path:
+        """Its inbox: its own, else the folder of its name in ``inbox``."""
+        return self.inbox or inbox / self.name
+
+    def public(self) -> dict[str, str]:
+        """What may be stored and shown (a Prefect variable, a log line): never the key."""
+        shown = {"name": self.name, "organization_id": self.organization_id}
+        for name in _SHARED:
+            if getattr(self, name):
+                shown[name] = str(getattr(self, name))
+        return shown
+
+
+def read_organizations(path: Path, environ: Mapping[str, str] | None = None) -> list[Organization]:
+    """The organizations of the TOML file ``path``; ConfigurationError names what is wrong."""
+    environ = os.environ if environ is None else environ
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigurationError(f"EMISSIONS_ORGANIZATIONS: no file {path}") from None
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise ConfigurationError(
+            f"EMISSIONS_ORGANIZATIONS: {path} is unreadable: {error}"
+        ) from None
+    defaults = data.get("defaults", {})
+    entries = data.get("organization", [])
+    if not isinstance(entries, list) or not entries:
+        raise ConfigurationError(f"{path}: no [[organization]] entry")
+    found = [_organization(entry, defaults, environ, path) for entry in entries]
+    names = [org.name for org in found]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ConfigurationError(f"{path}: organization name(s) given twice: {', '.join(repeated)}")
+    return found
+
+
+def _organization(
+    entry: Mapping[str, Any], defaults: Mapping[str, Any], environ: Mapping[str, str], path: Path
+) -> Organization:
+    merged = {**defaults, **entry}
+    name = str(merged.get("name") or "")
+    if not _NAME.match(name):
+        raise ConfigurationError(
+            f"{path}: organization name {name!r} must be letters, digits, - or _ (it names runs "
+            "and folders)"
+        )
+    if not merged.get("organization_id"):
+        raise ConfigurationError(f"{path}: organization {name} has no organization_id")
+    key = merged.get("api_key")
+    if not key and merged.get("api_key_env"):
+        key = environ.get(str(merged["api_key_env"]))
+        if not key:
+            raise ConfigurationError(
+                f"{path}: organization {name}: the variable {merged['api_key_env']} is not set"
+            )
+    if not key:
+        raise ConfigurationError(f"{path}: organization {name} has no api_key nor api_key_env")
+    return Organization(
+        name=name,
+        organization_id=str(merged["organization_id"]),
+        api_key=SecretStr(str(key)),
+        api_url=merged.get("api_url"),
+        ca_file=Path(merged["ca_file"]) if merged.get("ca_file") else None,
+        inbox=Path(merged["inbox"]) if merged.get("inbox") else None,
+    )
+
+
+def from_public(
+    entries: list[Mapping[str, Any]], keys: Mapping[str, SecretStr]
+) -> list[Organization]:
+    """Organizations from what ``public`` stored (a Prefect variable) and their keys (Secret
+    blocks), by name."""
+    found = []
+    for entry in entries:
+        name = str(entry.get("name"))
+        if name not in keys:
+            raise ConfigurationError(f"organization {name} has no key (its Secret block)")
+        found.append(
+            Organization(
+                name=name,
+                organization_id=str(entry["organization_id"]),
+                api_key=keys[name],
+                api_url=entry.get("api_url"),
+                ca_file=Path(entry["ca_file"]) if entry.get("ca_file") else None,
+                inbox=Path(entry["inbox"]) if entry.get("inbox") else None,
+            )
+        )
+    return found

@@ -1,0 +1,46 @@
+"""DuckDB extensions from the installed packages, never downloaded at run time.
+
+DuckDB fetches an extension from its own server on ``INSTALL`` or first use, which fails on a
+machine without that network (and is a supply-chain step a nightly load should not take).
+The registry packages the binaries per DuckDB version (``duckdb-extension-ducklake``,
+``duckdb-extension-postgres-scanner``, ...: ``extensions/v<version>/<name>.duckdb_extension``);
+they are loaded from there, and automatic installs are switched off.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from pathlib import Path
+
+import duckdb
+
+from emissions_etl.errors import WarehouseError
+
+
+def load_packaged(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """LOAD extension ``name`` from its package (``duckdb_extension_<name>``)."""
+    package = f"duckdb-extension-{name.replace('_', '-')}"
+    try:
+        module = import_module(f"duckdb_extension_{name}")
+    except ImportError:
+        raise WarehouseError(
+            f"the DuckDB extension {name} is not installed: install {package}=={duckdb.__version__}"
+        ) from None
+    folder = Path(str(module.__file__)).parent / "extensions" / f"v{duckdb.__version__}"
+    binary = folder / f"{name}.duckdb_extension"
+    if not binary.is_file():
+        raise WarehouseError(
+            f"{package} holds no {name} extension for DuckDB {duckdb.__version__} "
+            f"(looked in {folder}): install the version of the package that matches DuckDB's"
+        )
+    con.execute(f"LOAD '{_quoted(str(binary))}'")
+
+
+def forbid_downloads(con: duckdb.DuckDBPyConnection) -> None:
+    """No extension is fetched from the network behind our back."""
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
+
+
+def _quoted(text: str) -> str:
+    return text.replace("'", "''")

@@ -1,0 +1,138 @@
+"""A warehouse whose inventory is known by heart, landed through the warehouse's own writer as
+a load lands it: every resource described and its rule declared, records as the service returns
+them, aggregates that must never count, rejected rows, a record of another year, an undated one.
+
+Under operational control, 2026 (kg): Scope 1 300 (two vans' diesel), Scope 2 50 (the fleet's
+electricity), Scope 3 6,530 (cat 1 2,000, cat 2 3,000, cat 4 30, cat 5 1,500); total 6,880; an
+own-fleet leg of 70 is not in the total; the activity records' co2e is 6,950. Under financial
+control the rented van's 200 move from Scope 1 to category 8. 2025 holds one waste of 400; one
+business travel of 10 has no date.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from emissions_etl.resources import RESOURCES
+from emissions_etl.warehouse import Warehouse, WarehouseWriter
+
+#: (resource, remote id, activity date, facility id, co2e kg, status, the record's fields)
+RECORDS: list[tuple[str, str, dt.date | None, str | None, float | None, str, dict[str, Any]]] = [
+    ("vehicles", "van-owned", dt.date(2026, 3, 31), None, 9_999.0, "active",
+     {"ownership": "owned"}),
+    ("vehicles", "van-rented", dt.date(2026, 3, 31), None, 9_999.0, "active",
+     {"ownership": "rented"}),
+    ("facilities", "fac-mad", None, "fac-mad", 9_999.0, "active", {}),
+    ("wastes", "w-jan", dt.date(2026, 1, 31), "fac-mad", 1_000.0, "active", {}),
+    ("wastes", "w-feb", dt.date(2026, 2, 28), "fac-bcn", 500.0, "active", {}),
+    ("wastes", "w-error", dt.date(2026, 2, 28), "fac-bcn", None, "error", {}),
+    ("wastes", "w-loading", dt.date(2026, 3, 31), "fac-bcn", None, "loading", {}),
+    ("wastes", "w-2025", dt.date(2025, 12, 31), "fac-mad", 400.0, "active", {}),
+    ("purchases", "p-opex", dt.date(2026, 3, 10), None, 2_000.0, "active",
+     {"expense_type": "opex"}),
+    ("purchases", "p-capex", dt.date(2026, 3, 12), None, 3_000.0, "active",
+     {"expense_type": "capex"}),
+    ("vehicle_consumptions", "c-owned", dt.date(2026, 1, 15), None, 100.0, "active",
+     {"vehicle_id": "van-owned", "data": {"unit": "liters"}}),
+    ("vehicle_consumptions", "c-rented", dt.date(2026, 2, 15), None, 200.0, "active",
+     {"vehicle_id": "van-rented", "data": {"unit": "liters"}}),
+    ("logistics_recharges", "r-ev", dt.date(2026, 3, 3), None, 50.0, "active",
+     {"fuel_name": "electricity"}),
+    ("logistics_requests", "leg-own", dt.date(2026, 3, 5), None, 70.0, "active",
+     {"subcontractor": False}),
+    ("logistics_requests", "leg-sub", dt.date(2026, 3, 6), None, 30.0, "active",
+     {"subcontractor": True}),
+    ("business_travels", "t-undated", None, None, 10.0, "active", {"transport_type": "train"}),
+]  # fmt: skip
+
+FACILITIES = pd.DataFrame(
+    {
+        "facility_id": ["fac-mad", "fac-bcn"],
+        "name": ["Madrid Warehouse", "Barcelona Plant"],
+        "country": "ES",
+        "type": "warehouse",
+        "status": "active",
+    }
+)
+
+
+def build_inventory_warehouse(path: Path | str, *, organization_id: str | None = None) -> Warehouse:
+    """The warehouse the module docstring describes (a file, or a ``ducklake:`` location), its
+    rows of ``organization_id`` (None: a warehouse written before organizations were recorded)."""
+    warehouse = Warehouse(path, organization_id=organization_id)
+    with warehouse.writer() as writer:
+        writer.land_facilities(FACILITIES)
+        for spec in RESOURCES.values():
+            writer.describe_resource(
+                spec.name, is_aggregate=spec.readback.is_aggregate, description=spec.description
+            )
+            writer.declare_inventory_rule(spec.name, spec.inventory)
+        for resource in dict.fromkeys(record[0] for record in RECORDS):
+            _land(writer, resource, [r for r in RECORDS if r[0] == resource])
+        _reject(writer, "wastes", "wastes_2026.xlsx", rows=[7, 9])
+        _reject(writer, "employees", "staff.xlsx", rows=[2])  # an aggregate's: not a category's
+    return warehouse
+
+
+def _land(writer: WarehouseWriter, resource: str, records: list[tuple[Any, ...]]) -> None:
+    keys = [f"row-{record[1]}" for record in records]
+    run_id = writer.start_run(resource, f"{resource}.xlsx", {})
+    source = pd.DataFrame(
+        {"source_key": keys, "source_hash": "h", "_file": f"{resource}.xlsx", "_sheet": "Data",
+         "_row": range(2, 2 + len(keys))}
+    )  # fmt: skip
+    if resource == "vehicles":
+        source["vehicle_fuel"] = "diesel"
+    writer.land_source_rows(run_id, resource, source)
+    writer.land_remote_records(
+        resource,
+        pd.DataFrame(
+            {
+                "remote_id": [record[1] for record in records],
+                "source_key": keys,
+                "activity_date": [record[2] for record in records],
+                "facility_id": [record[3] for record in records],
+                "co2e_kg": pd.array([record[4] for record in records], dtype="Float64"),
+                "status": [record[5] for record in records],
+                "remote_updated_at": pd.Timestamp("2026-04-01T10:00:00Z"),
+                "payload": [json.dumps({"id": record[1], **record[6]}) for record in records],
+            }
+        ),
+    )
+    writer.finish_run(run_id, outcome="succeeded", counts={"rows_loaded": len(records)})
+
+
+def _reject(writer: WarehouseWriter, resource: str, file: str, *, rows: list[int]) -> None:
+    run_id = writer.start_run(resource, file, {})
+    writer.land_rejects(
+        run_id,
+        resource,
+        pd.DataFrame(
+            {"file": file, "sheet": "Data", "row": rows, "column": "Quantity", "value": "-1",
+             "code": "NOT_POSITIVE", "message": "Must be greater than 0."}
+        ),
+    )  # fmt: skip
+    writer.finish_run(run_id, outcome="partial", counts={"rows_rejected": len(rows)})
+
+
+@pytest.fixture
+def inventory_warehouse(tmp_path: Path) -> Warehouse:
+    return build_inventory_warehouse(tmp_path / "warehouse.duckdb")
+
+
+@pytest.fixture
+def two_organizations(tmp_path: Path) -> Warehouse:
+    """``org-a`` holds the warehouse above; ``org-b`` one waste of 260 kg in March 2026 (the
+    same remote id as one of org-a's: ids are unique within an organization only)."""
+    build_inventory_warehouse(tmp_path / "shared.duckdb", organization_id="org-a")
+    other = Warehouse(tmp_path / "shared.duckdb", organization_id="org-b")
+    with other.writer() as writer:
+        _land(writer, "wastes", [("wastes", "w-jan", dt.date(2026, 3, 31), None, 260.0,
+                                  "active", {})])  # fmt: skip
+    return Warehouse(tmp_path / "shared.duckdb")
