@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import socket
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 from prefect import Task, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.client.schemas.objects import TaskRun
-from prefect.states import Completed, Failed, State
+from prefect.runtime import flow_run
+from prefect.states import Failed, State
 
 from emissions_etl.connection import open_client
 from emissions_etl.errors import EmissionsEtlError
@@ -16,17 +20,17 @@ from emissions_etl.loading.file_loads import FileOutcome, load_files
 from emissions_etl.loading.file_plan import PlannedFile, SheetFate
 from emissions_etl.loading.inbox import plan_inbox
 from emissions_etl.loading.pipeline import LoadOptions, refresh_aggregates
+from emissions_etl.orchestration import run_report, warehouse_turns
 from emissions_etl.orchestration.config import resolve_inbox, resolve_settings
-from emissions_etl.orchestration.run_report import (
-    RunVerdict,
-    log_outcome,
-    rejects_note,
-    rejects_rows,
-    summary_markdown,
-    verdict,
-)
+from emissions_etl.orchestration.run_logs import quiet_run_logs
+from emissions_etl.orchestration.run_names import artifact_key, load_task_name
+from emissions_etl.orchestration.run_report import RunVerdict
+from emissions_etl.orchestration.run_states import end_state
 from emissions_etl.report import write_report
 from emissions_etl.resources import resource_spec
+from emissions_etl.warehouse import Warehouse
+
+quiet_run_logs()  # imported by the run's process before the run starts
 
 
 def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) -> bool:
@@ -40,7 +44,16 @@ def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) 
     return False
 
 
-@task(name="plan inbox")
+def warehouse_turn() -> AbstractContextManager[None]:
+    """This run's turn on its warehouse: runs that write one warehouse take turns."""
+    warehouse = resolve_settings(require_api=False).open_warehouse()
+    run_id = flow_run.get_id()
+    return warehouse_turns.warehouse_turn(
+        warehouse, say=get_run_logger().info, flow_run_id=UUID(run_id) if run_id else None
+    )
+
+
+@task(name="plan inbox", task_run_name="plan inbox")
 def plan(inbox: str | None) -> list[PlannedFile]:
     """Every file of the inbox, and every sheet of its workbooks, parents first: what loads as
     which resource, and what does not, with why."""
@@ -48,24 +61,23 @@ def plan(inbox: str | None) -> list[PlannedFile]:
     folder = resolve_inbox(inbox)
     planned = plan_inbox(folder)
     logger.info("inbox %s: %d file(s)", folder, len({f.path for f in planned}))
-    for entry in planned:
-        if entry.spec is None:
-            logger.info("%s: %s", entry.label, entry.problem)
     return planned
 
 
 @task(
     name="load file",
+    task_run_name=load_task_name,
     retries=2,
     retry_delay_seconds=[10, 60],
     retry_condition_fn=_transient_only,
 )
 def load_one(
     path: str, resource: str, options: LoadOptions, workbook: tuple[SheetFate, ...] = ()
-) -> FileOutcome:
+) -> Any:
     """Read, validate, write and land one file, or the sheets ``options.sheets`` of a workbook
     (``workbook``: where each of its sheets goes, for the run's record); safe to retry: writes
-    are exactly-once."""
+    are exactly-once. A file that could not be loaded ends the task Failed, its error as the
+    state's data."""
     settings = resolve_settings()
     logger = get_run_logger()
     planned = PlannedFile(Path(path), resource_spec(resource), sheets=options.sheets,
@@ -75,87 +87,98 @@ def load_one(
         settings=settings,
         options=options,
         refresh=False,
-        notify=logger.info,  # the webhook's lines, in the run's logs at INFO
+        notify=logger.info,  # the webhook's lines and the warehouse's, in the run's logs
     )
-    log_outcome(logger, outcome)
-    if outcome.error is not None and outcome.error.transient:
-        raise outcome.error  # a retry may succeed
+    run_report.log_outcome(logger, outcome)
+    if outcome.error is not None:
+        return Failed(message=f"{outcome.label}: {outcome.reason}", data=outcome.error)
     return outcome
 
 
-def publish(outcomes: list[FileOutcome]) -> State[Any]:
-    """The summary and the rejects (whatever the outcome), then the run's true end state.
-
-    The state is made here, in the flow, for the flow to return as it is. A State that a task
-    returns becomes that task's own state: the flow would only count it ("1/1 states failed.",
-    "All states completed."), losing the "Partial" name and the message with the counts.
-    """
-    run = publish_artifacts(outcomes)
-    if run.state == "failed":
-        return Failed(message=run.message)
-    if run.state == "partial":
-        return Completed(name="Partial", message=run.message)
-    return Completed(message=run.message)
-
-
-@task(name="refresh sums", retries=2, retry_delay_seconds=[10, 60])
-def refresh_sums() -> int:
-    """Read again the records whose co2e sums others' (facilities, hubs, vehicles, employees),
-    once every file of the run has loaded."""
-    settings = resolve_settings()
-    with open_client(settings) as client:
-        refreshed = refresh_aggregates(client, settings.open_warehouse())
-    get_run_logger().info("refreshed %d record(s) whose co2e sums others'", refreshed)
-    return refreshed
-
-
-@task(name="publish run artifacts")
-def publish_artifacts(outcomes: list[FileOutcome]) -> RunVerdict:
-    """The summary markdown and the rejects table; returns how the run ends."""
-    settings = resolve_settings(require_api=False)
-    warehouse = settings.open_warehouse()
-    report = (
-        write_report(
-            warehouse,
-            warehouse.target.local_path.with_name("report.html"),
-            consolidation=settings.consolidation,
-        )
-        if warehouse.target.exists
-        else None
-    )
-    create_markdown_artifact(
-        key="emissions-load-summary",
-        markdown=summary_markdown(outcomes, str(report.path.resolve()) if report else None),
-        description="Load summary",
-    )
-    rows, total = rejects_rows(outcomes)
-    if rows:
-        create_table_artifact(
-            key="emissions-load-rejects",
-            table=rows,
-            description=rejects_note(len(rows), total, str(warehouse.target)),
-        )
-    run = verdict(outcomes)
-    get_run_logger().info("run %s: %s", run.state, run.message)
-    return run
-
-
-def failed_file(
-    path: str, resource: str | None, problem: str, sheets: tuple[str, ...] = ()
+def file_outcome(
+    path: str, resource: str, state: State[Any], sheets: tuple[str, ...] = ()
 ) -> FileOutcome:
-    """A file (or sheets of a workbook) that could not be routed or loaded: failed, with the
-    one-line reason."""
-    return FileOutcome(
-        Path(path), resource or "unknown", error=EmissionsEtlError(problem), sheets=sheets
-    )
+    """The outcome of ``load_one`` from its final state (``sheets``: the workbook's sheets it
+    loaded, when not the whole workbook)."""
+    if state.is_completed():
+        outcome: FileOutcome = state.result()
+        return outcome
+    error = state.result(raise_on_failure=False)
+    if not isinstance(error, EmissionsEtlError):
+        error = EmissionsEtlError(str(state.message))
+    return FileOutcome(Path(path), resource, error=error, sheets=sheets)
 
 
 def not_loaded(planned: PlannedFile) -> FileOutcome:
     """What the plan does not load: a sheet skipped (notes, a summary), or a file or sheet
     refused, with why."""
     outcome = FileOutcome.not_loaded(planned)
-    if outcome.skipped:
-        get_run_logger().info("%s: %s", outcome.label, outcome.skipped)
-    else:
-        log_outcome(get_run_logger(), outcome)
+    run_report.log_outcome(get_run_logger(), outcome)
     return outcome
+
+
+@task(name="refresh sums", task_run_name="refresh sums", retries=2, retry_delay_seconds=[10, 60])
+def refresh_sums() -> int:
+    """Read again the records whose co2e sums others' (facilities, hubs, vehicles, employees),
+    once every file of the run has loaded."""
+    settings = resolve_settings()
+    logger = get_run_logger()
+    with open_client(settings) as client:
+        refreshed = refresh_aggregates(client, settings.open_warehouse(say=logger.info))
+    logger.info("refreshed %d record(s) whose co2e sums others'", refreshed)
+    return refreshed
+
+
+def publish(outcomes: list[FileOutcome]) -> State[Any]:
+    """The summary, the rejects and the report (whatever the outcome), then the run's end
+    state, made here in the flow for the flow to return as it is (a State a task returns is
+    that task's own)."""
+    return end_state(publish_artifacts(outcomes))
+
+
+@task(name="publish run artifacts", task_run_name="publish run artifacts")
+def publish_artifacts(outcomes: list[FileOutcome]) -> RunVerdict:
+    """The summary markdown, the rejects table and the report's artifact; returns how the run
+    ends, logged in one line."""
+    logger = get_run_logger()
+    settings = resolve_settings(require_api=False)
+    warehouse = settings.open_warehouse()
+    run = run_report.verdict(outcomes)
+    create_markdown_artifact(
+        key=artifact_key("summary"),
+        markdown=run_report.summary_markdown(outcomes, run),
+        description=f"Load summary: {run.state}",
+    )
+    rows, cells, rejected = run_report.rejects_rows(outcomes)
+    if rows:
+        create_table_artifact(
+            key=artifact_key("rejects"),
+            table=rows,
+            description=run_report.rejects_note(len(rows), cells, rejected, str(warehouse.target)),
+        )
+    _publish_report(warehouse, settings.consolidation, logger)
+    level = {"failed": "error", "partial": "warning"}.get(run.state, "info")
+    getattr(logger, level)("run %s: %s", run.state, run.message)
+    return run
+
+
+def _publish_report(warehouse: Warehouse, consolidation: str, logger: Any) -> None:
+    """Write report.html beside the warehouse and say where it is, with its headline."""
+    if not warehouse.target.exists:
+        return
+    out = warehouse.target.local_path.with_name("report.html")
+    try:
+        report = write_report(warehouse, out, consolidation=consolidation)
+        by_resource = warehouse.query(run_report.CO2E_BY_RESOURCE)
+    except (EmissionsEtlError, OSError) as error:
+        logger.warning("the report was not written: %s", error)
+        return
+    host = socket.gethostname()
+    create_markdown_artifact(
+        key=artifact_key("report"),
+        markdown=run_report.report_markdown(
+            report, host=host, by_resource=by_resource, warehouse=str(warehouse.target)
+        ),
+        description=f"Report: {report.path.resolve()} on {host}",
+    )
+    logger.info("report %s written (%d activity records)", report.path.resolve(), report.records)

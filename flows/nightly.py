@@ -1,5 +1,6 @@
 """Flow ``nightly_load``: every file of the inbox, parents first, then one summary and a true
-end state (Failed when a file failed or nothing loaded, Completed "Partial" with rejects)."""
+end state (Failed when a file failed or nothing loaded, Completed with rejected or failed rows
+tagged ``partial``), in its turn on the warehouse."""
 
 from __future__ import annotations
 
@@ -9,10 +10,29 @@ from prefect import flow
 from prefect.states import State
 
 from emissions_etl.loading.pipeline import LoadOptions
-from flows._tasks import failed_file, load_one, not_loaded, plan, publish, refresh_sums
+from emissions_etl.orchestration.run_names import nightly_run_name
+from emissions_etl.orchestration.run_states import (
+    OUTAGE_RETRIES,
+    OUTAGE_RETRY_SECONDS,
+    retried_only_on_outage,
+)
+from flows._tasks import (
+    file_outcome,
+    load_one,
+    not_loaded,
+    plan,
+    publish,
+    refresh_sums,
+    warehouse_turn,
+)
 
 
-@flow(name="nightly_load")
+@flow(
+    name="nightly_load",
+    flow_run_name=nightly_run_name,
+    retries=OUTAGE_RETRIES,  # only when the service was down for every file
+    retry_delay_seconds=OUTAGE_RETRY_SECONDS,
+)
 def nightly_load(
     inbox: str | None = None,
     strict: bool = False,
@@ -33,22 +53,21 @@ def nightly_load(
             longer has (refused when rows are rejected or more than 20 % would go).
         allow_mass_delete: Let a mirror delete more than 20 % of a source's records.
     """
-    outcomes = []
-    for planned in plan(inbox):
-        if planned.spec is None:
-            outcomes.append(not_loaded(planned))
-            continue
-        path, resource = str(planned.path), planned.spec.name
-        options = LoadOptions(strict=strict, mirror=mirror, allow_mass_delete=allow_mass_delete,
-                              sheets=planned.sheets)  # fmt: skip
-        state = load_one(path, resource, options, planned.workbook, return_state=True)
-        if state.is_completed():
-            outcomes.append(state.result())
-        else:
-            outcomes.append(failed_file(path, resource, str(state.message), planned.shown_sheets))
-    if any(outcome.summary is not None for outcome in outcomes):
-        refresh_sums()
-    return publish(outcomes)
+    with retried_only_on_outage(), warehouse_turn():
+        outcomes = []
+        for planned in plan(inbox):
+            if planned.spec is None:
+                outcomes.append(not_loaded(planned))
+                continue
+            path, resource = str(planned.path), planned.spec.name
+            options = LoadOptions(strict=strict, mirror=mirror,
+                                  allow_mass_delete=allow_mass_delete,
+                                  sheets=planned.sheets)  # fmt: skip
+            state = load_one(path, resource, options, planned.workbook, return_state=True)
+            outcomes.append(file_outcome(path, resource, state, planned.shown_sheets))
+        if any(outcome.summary is not None for outcome in outcomes):
+            refresh_sums(return_state=True)  # a failure is the task's; the files stand loaded
+        return publish(outcomes)
 
 
 if __name__ == "__main__":  # python -m flows.nightly [INBOX], from the project root

@@ -8,10 +8,21 @@ from prefect import flow
 from prefect.states import State
 
 from emissions_etl.loading.pipeline import LoadOptions
-from flows._tasks import load_one, publish
+from emissions_etl.orchestration.run_names import file_run_name
+from emissions_etl.orchestration.run_states import (
+    OUTAGE_RETRIES,
+    OUTAGE_RETRY_SECONDS,
+    retried_only_on_outage,
+)
+from flows._tasks import file_outcome, load_one, publish, warehouse_turn
 
 
-@flow(name="load_wastes")
+@flow(
+    name="load_wastes",
+    flow_run_name=file_run_name,
+    retries=OUTAGE_RETRIES,  # only when the service was down
+    retry_delay_seconds=OUTAGE_RETRY_SECONDS,
+)
 def load_wastes(
     path: str,
     sheet: str | None = None,
@@ -42,8 +53,9 @@ def load_wastes(
         mirror=mirror,
         allow_mass_delete=allow_mass_delete,
     )
-    outcome = load_one(path, "wastes", options)
-    return publish([outcome])
+    with retried_only_on_outage(), warehouse_turn():
+        state = load_one(path, "wastes", options, return_state=True)
+        return publish([file_outcome(path, "wastes", state)])
 
 
 if __name__ == "__main__":  # python -m flows.wastes FILE, from the project root

@@ -88,6 +88,20 @@ def test_a_csv_source_becomes_an_annotated_xlsx(tmp_path: Path) -> None:
     assert "6 digits" in sheet["G3"].comment.text
 
 
+def test_a_row_the_service_refuses_with_an_empty_cell_shows_the_cell_empty_not_nan() -> None:
+    from emissions_etl.loading.writing._context import rejects_at
+
+    rows = pd.DataFrame(
+        {"_file": ["w.xlsx"], "_sheet": ["Wastes"], "_row": [4], "destination": [float("nan")]}
+    )
+
+    [reject] = rejects_at(rows, WASTES, [(0, "destination", "REQUIRED", "missing")]).to_dict(
+        "records"
+    )
+
+    assert reject["value"] == ""
+
+
 def test_control_characters_are_written_escaped_never_refused(tmp_path: Path) -> None:
     dates = {"start_date": "2026-01-01", "end_date": "2026-01-31"}
     rows = [[*WASTE_HEADERS, "Notes\x07"],

@@ -31,7 +31,9 @@ never from message text. User-facing commands turn any of them into one clear li
     │       └── ServerError         5xx (transient)
     ├── IngestJobError              an ingest job ended ``failed`` or was not finished in time
     ├── StrictModeError             ``--strict`` and at least one row was rejected
-    └── WarehouseError              the DuckDB file is locked by another writer or unusable
+    ├── WarehouseError              the DuckDB file is locked by another writer or unusable
+    └── ServiceOutageError          every file of a run failed on errors that pass (the service
+                                    down): the run is tried again later
 """
 
 from __future__ import annotations
@@ -226,6 +228,13 @@ class StrictModeError(EmissionsEtlError):
 
 class WarehouseError(EmissionsEtlError):
     """The DuckDB warehouse cannot be opened or written."""
+
+
+class ServiceOutageError(EmissionsEtlError):
+    """Every file of a run failed on an error that may pass (5xx, 429, no connection): the
+    service looks down, so the whole run is worth trying again later (the flows' retries)."""
+
+    transient = True
 
 
 _STATUS_ERRORS: dict[int, type[ApiStatusError]] = {

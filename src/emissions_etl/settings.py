@@ -10,6 +10,7 @@ inventory's consolidation approach); for Prefect deployments also ``EMISSIONS_IN
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -89,12 +90,16 @@ class Settings(BaseSettings):
         """A path given in code is a location like any other (a lake's is not a path)."""
         return str(value) if isinstance(value, Path) else value
 
-    def open_warehouse(self) -> Warehouse:
-        """The configured warehouse, written for the configured organization."""
+    def open_warehouse(self, *, say: Callable[[str], None] | None = None) -> Warehouse:
+        """The configured warehouse, written for the configured organization; ``say`` receives
+        what its writer says while another load holds it."""
         from emissions_etl.warehouse import Warehouse
 
         return Warehouse(
-            self.warehouse, data_path=self.warehouse_data, organization_id=self.organization_id
+            self.warehouse,
+            data_path=self.warehouse_data,
+            organization_id=self.organization_id,
+            say=say,
         )
 
     def require_api(self) -> tuple[str, SecretStr, str]:

@@ -1,21 +1,27 @@
 """Prefect servers for the flow tests: starting one costs 15-20 s on this machine.
 
 ``prefect_server``: the test harness, one for the whole session. ``real_prefect_server``:
-``prefect server start`` as a subprocess, for the tests that need its scheduler and workers.
+``prefect server start`` as a subprocess (with its UI), for the tests that need its scheduler,
+automations and workers. ``WebhookReceiver``: a local HTTP server that keeps what is posted to
+it, standing for a team's chat or alerting endpoint.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -67,7 +73,6 @@ def real_prefect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Re
         "PREFECT_API_URL": api_url,
         "PREFECT_SERVER_SERVICES_SCHEDULER_LOOP_SECONDS": "2",
         "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-        "PREFECT_UI_ENABLED": "false",
     }
     command = [PREFECT_BIN, "server", "start", "--host", "127.0.0.1", "--port", str(port)]
     with log.open("w") as out:
@@ -126,3 +131,49 @@ def stop_process_group(process: subprocess.Popen[bytes]) -> None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=5)
+
+
+@dataclass
+class WebhookReceiver:
+    """What was posted to ``url``: each body, parsed as JSON when it is."""
+
+    url: str
+    received: list[Any] = field(default_factory=list)
+
+    def wait_for(self, predicate: Any, timeout: float) -> list[Any]:
+        """The bodies received once one satisfies ``predicate`` (or all of them at the end)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(predicate(body) for body in list(self.received)):
+                break
+            time.sleep(0.5)
+        return list(self.received)
+
+
+@pytest.fixture(scope="module")
+def webhook_receiver() -> Iterator[WebhookReceiver]:
+    """An HTTP endpoint on loopback that answers 204 to every POST and keeps its body."""
+    receiver = WebhookReceiver(url="")
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            try:
+                receiver.received.append(json.loads(body))
+            except ValueError:
+                receiver.received.append(body.decode(errors="replace"))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return None
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    receiver.url = f"http://127.0.0.1:{server.server_address[1]}/alerts"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield receiver
+    finally:
+        server.shutdown()
+        server.server_close()

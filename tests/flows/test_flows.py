@@ -1,15 +1,21 @@
-"""Real Prefect flow runs against the served sandbox: true end states, the summary and rejects
-artifacts read back from the Prefect API, and no secret in any of them."""
+"""Real Prefect flow runs against the served sandbox: end states in Prefect's own names, runs
+and task runs named after what they load, the summary, rejects and report artifacts read back
+from the Prefect API, one set of figures, and no secret in any of them."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from emissions_etl.errors import ServerError
+from emissions_etl.loading.file_loads import FileOutcome
 from emissions_etl.orchestration.run_report import MAX_REJECTS_IN_ARTIFACT
 
 from ..pipeline.tenancy import Tenant, tenant, waste_row, write_wastes_xlsx
@@ -17,7 +23,7 @@ from ..pipeline.workbooks import LOADS, data_collection
 
 pytestmark = [pytest.mark.flow, pytest.mark.xdist_group("prefect-harness")]
 __all__ = ["tenant"]  # the fixture, shared with the pipeline tests
-SUMMARY_KEY, REJECTS_KEY = "emissions-load-summary", "emissions-load-rejects"
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_data" / "inbox"
 
 
 @pytest.fixture
@@ -38,8 +44,16 @@ def run_flow(flow: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     return flow(*args, return_state=True, **kwargs)
 
 
+def flow_run_of(state: Any) -> Any:
+    from prefect.client.orchestration import get_client
+
+    with get_client(sync_client=True) as client:
+        return client.read_flow_run(state.state_details.flow_run_id)
+
+
 def artifacts_of(state: Any) -> dict[str, Any]:
-    """The artifacts of the state's flow run (those its tasks made included), by key."""
+    """The artifacts of the state's flow run (those its tasks made included), by kind: the
+    key's last word (``emissions-<deployment>-<kind>``)."""
     from prefect.client.orchestration import get_client
     from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterFlowRunId
 
@@ -47,10 +61,21 @@ def artifacts_of(state: Any) -> dict[str, Any]:
     only_this_run = ArtifactFilter(flow_run_id=ArtifactFilterFlowRunId(any_=[run_id]))
     with get_client(sync_client=True) as client:
         artifacts = client.read_artifacts(artifact_filter=only_this_run)
-    return {artifact.key: artifact for artifact in artifacts}
+    return {artifact.key.rsplit("-", 1)[-1]: artifact for artifact in artifacts}
 
 
-def log_messages_of(state: Any) -> list[str]:
+def task_states_of(state: Any) -> dict[str, str]:
+    """Task run name -> final state name."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+
+    only = FlowRunFilter(id=FlowRunFilterId(any_=[state.state_details.flow_run_id]))
+    with get_client(sync_client=True) as client:
+        runs = client.read_task_runs(flow_run_filter=only)
+    return {run.name: run.state.name for run in runs if run.state is not None}
+
+
+def logs_of(state: Any) -> list[Any]:
     from prefect.client.orchestration import get_client
     from prefect.client.schemas.filters import LogFilter, LogFilterFlowRunId
     from prefect.logging.handlers import APILogWorker
@@ -58,8 +83,11 @@ def log_messages_of(state: Any) -> list[str]:
     APILogWorker.drain_all(timeout=10)  # logs are sent in batches, in the background
     run_id = state.state_details.flow_run_id
     with get_client(sync_client=True) as client:
-        logs = client.read_logs(log_filter=LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run_id])))
-    return [log.message for log in logs]
+        return client.read_logs(log_filter=LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run_id])))
+
+
+def log_messages_of(state: Any) -> list[str]:
+    return [log.message for log in logs_of(state)]
 
 
 def table_rows(artifact: Any) -> list[dict[str, Any]]:
@@ -67,14 +95,26 @@ def table_rows(artifact: Any) -> list[dict[str, Any]]:
     return list(data)
 
 
-def summary_line(markdown: str, file_name: str) -> str:
-    [line] = [line for line in markdown.splitlines() if line.startswith(f"| {file_name} |")]
-    return line
+def summary_line(markdown: str, file_name: str, table: int = 0) -> str:
+    """The file's line in the summary's rows table (``table=1``: its co2e table)."""
+    lines = [line for line in markdown.splitlines() if line.startswith(f"| {file_name} |")]
+    return lines[table]
 
 
 def remote_waste_count(tenant: Tenant) -> int:
     with tenant.client() as client:
         return sum(1 for _ in client.iter_wastes())
+
+
+def in_service_kg(message: str) -> float:
+    """The co2e a run's message says the records of its files hold in the service."""
+    [figure] = re.findall(r"([\d,]+\.\d) kg in the service", message)
+    return float(figure.replace(",", ""))
+
+
+def loaded_kg(message: str) -> float:
+    [figure] = re.findall(r"([\d,]+\.\d) kg loaded by this run", message)
+    return float(figure.replace(",", ""))
 
 
 def test_a_nightly_run_with_a_corrupt_workbook_fails_and_its_summary_says_why(
@@ -93,24 +133,43 @@ def test_a_nightly_run_with_a_corrupt_workbook_fails_and_its_summary_says_why(
     state = run_flow(nightly_load, str(inbox))
 
     assert state.is_failed(), (state.name, state.message)
-    assert "3 file(s), 1 failed" in state.message
-    assert "corrupt.xlsx" in state.message
+    assert state.message.startswith("corrupt.xlsx: [UnsupportedSourceError] not an xlsx or csv "
+                                    "file; 3 files, 1 failed; rows read 6, rejected 1, unchanged "
+                                    "0, loaded 5, failed 0; co2e ")  # fmt: skip
     assert remote_waste_count(flow_env) == 5  # the other files loaded all the same
+    run = flow_run_of(state)
+    assert run.name == f"nightly {flow_env.workdir.name}/inbox"
+    assert "partial" not in run.tags
+    assert task_states_of(state) == {
+        "plan inbox": "Completed",
+        "load a.xlsx (wastes)": "Completed",
+        "load b.xlsx (wastes)": "Completed",
+        "load corrupt.xlsx (wastes)": "Failed",  # the file that failed, its task too
+        "refresh sums": "Completed",
+        "publish run artifacts": "Completed",
+    }
     artifacts = artifacts_of(state)
-    markdown = str(artifacts[SUMMARY_KEY].data)
-    corrupt = summary_line(markdown, "corrupt.xlsx")
-    assert "| wastes | failed |" in corrupt
-    assert "UnsupportedSourceError" in corrupt
-    assert "not an xlsx or csv file" in corrupt
-    assert "| succeeded | 3 | 0 |" in summary_line(markdown, "a.xlsx")
-    assert "| partial | 3 | 1 |" in summary_line(markdown, "b.xlsx")
+    assert artifacts["summary"].key == "emissions-nightly-load-summary"  # the flow's name
+    markdown = str(artifacts["summary"].data)
+    assert "| wastes | failed |" in summary_line(markdown, "corrupt.xlsx")
+    assert "- **corrupt.xlsx**: [UnsupportedSourceError] not an xlsx or csv file" in markdown
+    assert "| succeeded | 3 | 0 | 0 | 3 | 0 |" in summary_line(markdown, "a.xlsx")
+    assert "| partial | 3 | 1 | 0 | 2 | 0 |" in summary_line(markdown, "b.xlsx")
+    assert "- b.xlsx, sheet Wastes, row 6, Base quantity: " in markdown  # what to change
     assert "~$a.xlsx" not in markdown
-    assert "**Run:** failed" in markdown
-    [reject] = table_rows(artifacts[REJECTS_KEY])
+    assert "**Run:** failed: corrupt.xlsx: [UnsupportedSourceError]" in markdown
+    [reject] = table_rows(artifacts["rejects"])
     assert (reject["file"], reject["row"], reject["code"]) == ("b.xlsx", "6", "NOT_POSITIVE")
-    logs = log_messages_of(state)
-    assert any("corrupt.xlsx (wastes): failed [UnsupportedSourceError]" in m for m in logs), logs
-    everything = "\n".join([markdown, artifacts[REJECTS_KEY].data, str(state.message), *logs])
+    assert artifacts["rejects"].description.startswith("All 1 rejected cell(s), in 1 rejected row")
+    assert "report.html" in str(artifacts["report"].data)
+    logs = logs_of(state)
+    messages = [log.message for log in logs]
+    assert any("corrupt.xlsx (wastes): failed [UnsupportedSourceError]" in m for m in messages)
+    assert any(m.startswith("a.xlsx (wastes): succeeded; rows read 3,") for m in messages)
+    assert not [m for m in messages if "stages:" in m]  # stage timings at DEBUG
+    assert not [m for m in messages if m.startswith("Finished in state Completed")]
+    assert not [log.message for log in logs if log.level >= 40 and "Traceback" in log.message]
+    everything = "\n".join([markdown, artifacts["rejects"].data, str(state.message), *messages])
     assert flow_env.api_key not in everything
     assert flow_env.api_key.encode() not in flow_env.warehouse.path.read_bytes()
 
@@ -126,18 +185,22 @@ def test_a_run_whose_every_row_is_rejected_fails_and_says_what_the_artifact_omit
     state = run_flow(load_resource, "wastes", str(path))
 
     assert state.is_failed(), (state.name, state.message)
-    assert "nothing could be loaded" in state.message
-    assert "600 rejected" in state.message
+    assert state.message.startswith("nothing could be loaded: 1 file; rows read 600, rejected 600")
+    assert flow_run_of(state).name == "wastes bad.xlsx"
     artifacts = artifacts_of(state)
-    rejects = artifacts[REJECTS_KEY]
+    rejects = artifacts["rejects"]
     assert len(table_rows(rejects)) == MAX_REJECTS_IN_ARTIFACT == 500
-    assert "Showing 500 of 600 rejected cells (100 omitted)" in rejects.description
+    assert rejects.description.startswith(
+        "Showing 500 of 600 rejected cells (100 omitted), in 600 rejected rows."
+    )
     assert "rejects_latest" in rejects.description
-    assert "| rejected | 600 | 600 |" in summary_line(str(artifacts[SUMMARY_KEY].data), "bad.xlsx")
+    assert "| rejected | 600 | 600 | 0 | 0 | 0 |" in summary_line(
+        str(artifacts["summary"].data), "bad.xlsx"
+    )
     assert remote_waste_count(flow_env) == 0
 
 
-def test_a_partial_load_resource_run_is_completed_named_partial_with_its_counts(
+def test_a_partial_load_resource_run_is_completed_tagged_partial_with_its_counts(
     flow_env: Tenant,
 ) -> None:
     from flows.resource import load_resource
@@ -148,9 +211,15 @@ def test_a_partial_load_resource_run_is_completed_named_partial_with_its_counts(
     state = run_flow(load_resource, "wastes", str(path))
 
     assert state.is_completed(), (state.name, state.message)
-    assert state.name == "Partial"
-    assert "1 file(s), 0 failed, 4 row(s) in the service, 1 rejected" in state.message
-    [reject] = table_rows(artifacts_of(state)[REJECTS_KEY])
+    assert state.name == "Completed"  # a name of Prefect's own: the UI's filters list it
+    assert flow_run_of(state).tags == ["partial"]
+    assert state.message.startswith(
+        "partial: 1 file; rows read 5, rejected 1, unchanged 0, loaded 4, failed 0"
+    )
+    artifacts = artifacts_of(state)
+    assert set(artifacts) == {"summary", "rejects", "report"}
+    assert artifacts["summary"].key == "emissions-load-resource-summary"
+    [reject] = table_rows(artifacts["rejects"])
     assert (reject["row"], reject["column"], reject["code"]) == ("8", "Facility",
                                                                  "UNKNOWN_FACILITY")  # fmt: skip
     assert remote_waste_count(flow_env) == 4
@@ -167,21 +236,108 @@ def test_a_strict_load_wastes_run_stops_on_rejects_but_publishes_them_and_a_fixe
     stopped = run_flow(load_wastes, str(path), strict=True)
 
     assert stopped.is_failed(), (stopped.name, stopped.message)
+    assert flow_run_of(stopped).name == "wastes w.xlsx (strict)"
     assert remote_waste_count(flow_env) == 0
+    assert task_states_of(stopped)["load w.xlsx (wastes)"] == "Failed"
     artifacts = artifacts_of(stopped)
-    [reject] = table_rows(artifacts[REJECTS_KEY])
+    [reject] = table_rows(artifacts["rejects"])
     assert (reject["row"], reject["code"]) == ("7", "INVALID_NUMBER")
-    assert "All 1 rejected cell(s)." in artifacts[REJECTS_KEY].description
-    assert "| rejected |" in summary_line(str(artifacts[SUMMARY_KEY].data), "w.xlsx")
+    assert "All 1 rejected cell(s)" in artifacts["rejects"].description
+    assert "| rejected |" in summary_line(str(artifacts["summary"].data), "w.xlsx")
 
     write_wastes_xlsx(path, rows[:3])
     done = run_flow(load_wastes, str(path), strict=True)
 
     assert done.is_completed(), (done.name, done.message)
     assert done.name == "Completed"
-    assert "3 row(s) in the service, 0 rejected" in done.message
-    assert REJECTS_KEY not in artifacts_of(done)
+    assert flow_run_of(done).tags == []
+    assert "rows read 3, rejected 0, unchanged 0, loaded 3, failed 0" in done.message
+    assert "rejects" not in artifacts_of(done)
     assert remote_waste_count(flow_env) == 3
+
+
+def test_a_nightly_over_hubs_and_wastes_says_the_co2e_of_activity_records_once(
+    flow_env: Tenant,
+) -> None:
+    from flows.nightly import nightly_load
+
+    inbox = flow_env.workdir / "inbox"
+    for resource, name in [("facilities", "centros_2026.xlsx"), ("logistic_hubs", "hubs_2026.xlsx"),
+                           ("logistics_requests", "envios_2026_t1.xlsx"),
+                           ("wastes", "wastes_2026_h1.xlsx")]:  # fmt: skip
+        (inbox / resource).mkdir(parents=True)
+        shutil.copy(SAMPLES / resource / name, inbox / resource / name)
+
+    first = run_flow(nightly_load, str(inbox))
+    again = run_flow(nightly_load, str(inbox))
+
+    assert first.is_completed(), first.message
+    files = [path.name for path in inbox.glob("*/*.xlsx")]
+    activity = flow_env.warehouse.query(
+        "SELECT coalesce(sum(co2e_kg), 0) AS kg FROM emissions "
+        "WHERE NOT is_aggregate AND list_contains(?, source_file)",
+        [files],
+    )["kg"][0]
+    sums = flow_env.warehouse.query(
+        "SELECT coalesce(sum(co2e_kg), 0) AS kg FROM emissions "
+        "WHERE resource = 'logistic_hubs' AND list_contains(?, source_file)",
+        [files],
+    )["kg"][0]
+    assert sums > 0  # the hubs carry their shipments' co2e: it must not be added again
+    assert in_service_kg(first.message) == pytest.approx(activity, abs=0.05)
+    assert loaded_kg(first.message) == pytest.approx(activity, abs=0.05)
+    # An unchanged re-run loads nothing and its files' records still hold all of it.
+    assert again.is_completed(), again.message
+    assert loaded_kg(again.message) == 0.0
+    assert in_service_kg(again.message) == pytest.approx(activity, abs=0.05)
+    assert re.search(r"loaded 0, failed \d+; co2e 0\.0 kg loaded by this run", again.message)
+    markdown = str(artifacts_of(again)["summary"].data)
+    hubs = summary_line(markdown, "hubs_2026.xlsx", table=1)
+    assert hubs == "| hubs_2026.xlsx | not added: sums of other records |  |"
+
+
+def test_a_run_that_found_the_service_down_is_tried_again(
+    flow_env: Tenant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import flows._tasks
+    import flows.wastes
+
+    calls: list[str] = []
+    real = flows._tasks.load_files
+
+    def down_once(planned: Any, **kwargs: Any) -> list[FileOutcome]:
+        calls.append(str(planned[0].path))
+        if len(calls) == 1:
+            return [FileOutcome(planned[0].path, "wastes", error=ServerError(503, "unavailable"))]
+        return real(planned, **kwargs)
+
+    monkeypatch.setattr(flows._tasks, "load_files", down_once)
+    monkeypatch.setattr(flows.wastes, "load_one", flows._tasks.load_one.with_options(retries=0))
+    path = write_wastes_xlsx(flow_env.workdir / "w.xlsx", [waste_row(1)])
+
+    state = run_flow(flows.wastes.load_wastes.with_options(retry_delay_seconds=1), str(path))
+
+    assert state.is_completed(), (state.name, state.message)
+    assert len(calls) == 2
+    assert flow_run_of(state).run_count == 2
+    messages = log_messages_of(state)
+    assert any("ServiceOutageError" in m and "the service looks down" in m for m in messages)
+    assert any("AwaitingRetry" in m for m in messages)
+
+
+def test_a_run_without_its_inbox_fails_at_once_saying_why_in_one_line(flow_env: Tenant) -> None:
+    from flows.nightly import nightly_load
+
+    missing = flow_env.workdir / "no-such-inbox"
+
+    state = run_flow(nightly_load.with_options(retry_delay_seconds=1), str(missing))
+
+    assert state.is_failed(), (state.name, state.message)
+    assert f"inbox folder {missing} does not exist" in state.message
+    assert flow_run_of(state).run_count == 1  # no retry: trying again changes nothing
+    logs = logs_of(state)
+    assert [log for log in logs if log.level >= 40 and "Traceback" in log.message] == []
+    assert any(log.level >= 40 and "does not exist" in log.message for log in logs)
 
 
 def test_a_webhook_load_says_in_the_run_logs_how_its_endpoint_and_jobs_went(
@@ -225,16 +381,18 @@ def test_a_workbook_at_the_inbox_root_loads_sheet_by_sheet_and_names_the_sheets_
 
     assert state.is_completed(), (state.name, state.message)
     assert state.name == "Completed"
-    assert "1 file(s), 0 failed, 15 row(s) in the service" in state.message
-    assert state.message.endswith("2 sheet(s) not loaded")
-    markdown = str(artifacts_of(state)[SUMMARY_KEY].data)
+    assert state.message.startswith(
+        "1 file, 2 sheets not loaded; rows read 15, rejected 0, unchanged 0, loaded 15, failed 0"
+    )
+    markdown = str(artifacts_of(state)["summary"].data)
     for sheet, (resource, rows) in LOADS.items():
         line = summary_line(markdown, f"datos.xlsx sheet {sheet}")
-        assert f"| {resource} | succeeded | {rows} | 0 |" in line
+        assert f"| {resource} | succeeded | {rows} | 0 | 0 | {rows} | 0 |" in line
     for sheet in ("Notas", "Resumen"):
-        line = summary_line(markdown, f"datos.xlsx sheet {sheet}")
-        assert "| - | skipped |" in line
-        assert line.endswith("| not loaded, its header fits no resource |")
+        assert "| - | skipped |" in summary_line(markdown, f"datos.xlsx sheet {sheet}")
+        assert (
+            f"- **datos.xlsx sheet {sheet}**: not loaded, its header fits no resource" in markdown
+        )
     logs = log_messages_of(state)
     assert "datos.xlsx sheet Resumen: not loaded, its header fits no resource" in logs
     runs = flow_env.warehouse.query("SELECT resource FROM load_runs ORDER BY started_at")

@@ -245,3 +245,29 @@ def test_prefect_setup_without_a_server_exits_2_with_one_line(tmp_path: Path) ->
     assert done.returncode == 2, done.stderr
     assert "PREFECT_API_URL is not set" in done.stderr
     assert done.stderr.strip().count("\n") == 0
+
+
+def test_prefect_setup_shows_its_alerting_options_with_their_variables() -> None:
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("emissions-etl")), "prefect-setup", "--help"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stderr
+    for words in ("--notify", "EMISSIONS_NOTIFY", "--notify-partial", "EMISSIONS_NOTIFY_PARTIAL"):
+        assert words in done.stdout
+
+
+def test_prefect_setup_refuses_notify_partial_without_a_block(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EMISSIONS_")}
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("emissions-etl")), "prefect-setup",
+         "--notify-partial"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, check=False,
+    )  # fmt: skip
+
+    assert done.returncode == 2
+    assert "--notify-partial needs --notify BLOCK" in done.stderr

@@ -11,6 +11,7 @@ import sys
 import openpyxl
 import pytest
 
+from emissions_etl.loading.figures import sent_explained
 from emissions_etl.loading.readback import read_records, remote_frame
 from emissions_etl.resources import RESOURCES, ResourceSpec, resource_spec
 from emissions_etl.sources.headers import ColumnNamer
@@ -160,6 +161,10 @@ def test_a_row_the_service_refuses_is_a_reject_at_its_row_and_column(
     summary = load(tenant, resource, path)
 
     assert (summary.outcome, summary.rows_loaded, summary.rows_rejected) == ("partial", 2, 1)
+    # Every row sent is accounted for: loaded, or refused (and rejected).
+    assert (summary.rows_sent, summary.rows_refused, summary.rows_not_landed) == (3, 1, 0)
+    assert sent_explained(summary).startswith("sent 3: 2 loaded")
+    assert "1 refused by the service (among the rejected)" in sent_explained(summary)
     [reject] = summary.rejects.to_dict("records")
     assert (reject["row"], reject["column"]) == (
         len(example.title_rows) + 3,

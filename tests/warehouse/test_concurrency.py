@@ -61,6 +61,37 @@ def test_a_second_writer_proceeds_once_the_first_finishes(
     assert warehouse.query("SELECT count(*) AS n FROM source_rows")["n"][0] == 1
 
 
+def test_a_waiting_writer_says_whom_it_waits_for_then_gives_up_in_one_line(
+    warehouse: Warehouse, held: threading.Thread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from emissions_etl.warehouse import _lock
+
+    monkeypatch.setattr(_lock, "PROGRESS_AFTER_SECONDS", 0.1)
+    monkeypatch.setattr(_lock, "PROGRESS_EVERY_SECONDS", 0.3)
+    lines: list[str] = []
+
+    with (
+        pytest.raises(WarehouseError) as raised,
+        Warehouse(warehouse.path, wait_seconds=0.8, say=lines.append).writer(),
+    ):
+        pass
+
+    assert lines, "no word while waiting"
+    assert lines[0].startswith(
+        f"waiting for {warehouse.path}: another load (pid {os.getpid()}) is writing it; "
+    )
+    assert lines[0].endswith("of at most 0.8 s")
+    assert len(lines) <= 4  # now and then, not at every poll
+    assert str(raised.value) == (
+        f"{warehouse.path} is being written by another load (pid {os.getpid()}); waited "
+        "0.8 s: try again once it ends"
+    )
+
+
+def test_a_writer_waits_ten_minutes_by_default(warehouse: Warehouse) -> None:
+    assert Warehouse(warehouse.path).wait_seconds == 600
+
+
 def test_query_works_after_the_writer_closed(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
         writer.land_source_rows("run", "wastes", source_frame(["r1", "r2"]))

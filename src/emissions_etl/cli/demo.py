@@ -163,20 +163,27 @@ def print_warehouse_summary(
     warehouse: Warehouse, console: Console, *, consolidation: str = DEFAULT_APPROACH
 ) -> None:
     """Runs, rejects, co2e by month and facility, and the GHG inventory, from the warehouse."""
+    import pandas as pd
+
+    from emissions_etl.loading.figures import CO2E_COLUMNS, ROW_COLUMNS, count, kg
+
     runs = warehouse.query(
-        "SELECT source, outcome, rows_read, rows_rejected, rows_loaded, co2e_kg "
-        "FROM load_runs ORDER BY started_at"
+        "SELECT r.source, r.outcome, r.rows_read, r.rows_rejected, r.rows_unchanged, "
+        "r.rows_loaded, r.rows_failed, "
+        "CASE WHEN coalesce(c.is_aggregate, false) THEN NULL ELSE r.co2e_kg END AS co2e_kg "
+        "FROM load_runs AS r LEFT JOIN resource_catalog AS c USING (resource) "
+        "ORDER BY r.started_at"
     )
-    table = Table("file", "outcome", "read", "rejected", "loaded", "co2e kg", title="Load runs")
+    table = Table("file", "outcome", *ROW_COLUMNS, CO2E_COLUMNS[0], title="Load runs")
     for run in runs.to_dict("records"):
+        co2e = None if pd.isna(run["co2e_kg"]) else float(run["co2e_kg"])
         table.add_row(
             Path(str(run["source"])).name,
             str(run["outcome"]),
-            str(run["rows_read"]),
-            str(run["rows_rejected"]),
-            str(run["rows_loaded"]),
-            f"{run['co2e_kg'] or 0:,.1f}",
-        )
+            *(count(int(run[name])) for name in ("rows_read", "rows_rejected", "rows_unchanged",
+                                                 "rows_loaded", "rows_failed")),
+            kg(co2e),
+        )  # fmt: skip
     console.print(table)
     rejects = warehouse.query(
         'SELECT file, sheet, "row", "column", value, code, message FROM rejects_latest'

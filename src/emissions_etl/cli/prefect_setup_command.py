@@ -39,9 +39,29 @@ def prefect_setup_command(
     deploy: Annotated[
         bool, typer.Option(help="Deploy every deployment of flows/prefect.yaml.")
     ] = True,
+    notify: Annotated[
+        str | None,
+        typer.Option(
+            envvar="EMISSIONS_NOTIFY",
+            show_envvar=True,
+            help="Block to notify through when a run of the deployments fails, as "
+            "<type>/<name> (custom-webhook/ops-alerts, slack-webhook/team, webhook/ops): "
+            "creates or updates the automation 'emissions-etl: a run failed'.",
+        ),
+    ] = None,
+    notify_partial: Annotated[
+        bool | None,
+        typer.Option(
+            "--notify-partial/--no-notify-partial",
+            envvar="EMISSIONS_NOTIFY_PARTIAL",
+            show_envvar=True,
+            help="Also notify when a run completes with rejected or failed rows (tag partial); "
+            "--no-notify-partial removes that automation. Needs --notify.",
+        ),
+    ] = None,
 ) -> None:
-    """Work pool, Secret block, variables and the service's limits on the Prefect server in
-    PREFECT_API_URL, then deploy.
+    """Work pool, Secret block, variables, the service's limits and the warehouse's turns on
+    the Prefect server in PREFECT_API_URL, then deploy, then (--notify) the alerts.
 
     Paths are stored as given: a relative one is resolved from the project folder at run time.
     """
@@ -65,12 +85,16 @@ def prefect_setup_command(
     }
     console = Console()
     try:
+        if notify_partial is not None and not notify:
+            raise ConfigurationError("--notify-partial needs --notify BLOCK to send through")
         settings = Settings(**{name: value for name, value in given.items() if value is not None})
         folder = project_directory(settings)
         setup_prefect(
             settings,
             project_dir=folder,
             deploy=deploy,
+            notify=notify,
+            notify_partial=notify_partial,
             say=lambda line: console.print(line, highlight=False, markup=False, soft_wrap=True),
         )
     except ConfigurationError as error:

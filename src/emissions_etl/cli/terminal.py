@@ -166,22 +166,33 @@ def say(message: str) -> None:
 
 
 def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: Path | None) -> bool:
-    """The summary table, the sheets not loaded and why, the first rejects with their reasons,
-    and the rejects file (a workbook's sheets annotated in one copy); True when any row was
-    rejected."""
+    """The summary table (the figures and words of ``loading.figures``, as the flows say
+    them), where sent rows went, the sheets not loaded and why, the first rejects with their
+    reasons, and the rejects file (a workbook's sheets annotated in one copy); True when any
+    row was rejected."""
     from rich.table import Table
 
-    table = Table("file", "resource", "outcome", "read", "rejected", "unchanged", "adopted",
-                  "sent", "loaded", "deleted", "co2e kg")  # fmt: skip
+    from emissions_etl.loading.figures import (
+        CO2E_COLUMNS,
+        ROW_COLUMNS,
+        count,
+        kg,
+        sent_explained,
+    )
+    from emissions_etl.loading.pipeline import rejected_rows
+
+    table = Table("file", "resource", "outcome", *ROW_COLUMNS, *CO2E_COLUMNS,
+                  caption="co2e of activity records only: facilities, hubs, vehicles and "
+                  "employees carry sums of other records (not added)")  # fmt: skip
     for outcome in outcomes:
         s = outcome.summary
         if s is None:
             continue
         table.add_row(
             escape(outcome.label), s.resource, s.outcome,
-            *(f"{n:,}" for n in (s.rows_read, s.rows_rejected, s.rows_unchanged, s.rows_adopted,
-                                 s.rows_sent, s.rows_loaded, s.rows_deleted)),
-            f"{s.co2e_kg:,.1f}",
+            *(count(n) for n in (s.rows_read, s.rows_rejected, s.rows_unchanged, s.rows_loaded,
+                                 s.rows_failed)),
+            kg(s.co2e_loaded_kg), kg(s.co2e_in_service_kg),
         )  # fmt: skip
     out.print(table)
     for outcome in outcomes:
@@ -196,16 +207,22 @@ def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: Path | No
                 highlight=False,
                 markup=False,
             )
-        for note in s.notes:
-            out.print(f"{outcome.label}: {note}", highlight=False, markup=False)
+        adopted = f"{s.rows_adopted:,} found in the service and adopted, not created"
+        lines = [sent_explained(s), adopted if s.rows_adopted and s.outcome != "dry_run" else ""]
+        for line in [*lines, *s.notes]:
+            if line:
+                out.print(f"{outcome.label}: {line}", highlight=False, markup=False)
     for outcome in outcomes:
         if outcome.skipped:
             out.print(f"{outcome.label}: {outcome.skipped}", highlight=False, markup=False)
     for outcome in outcomes:
         if outcome.summary is not None and not outcome.summary.rejects.empty:
             frame = outcome.summary.rejects
-            out.print(f"{outcome.label}: {len(frame)} rejected cell(s)", highlight=False,
-                      markup=False)  # fmt: skip
+            out.print(
+                f"{outcome.label}: {len(frame)} rejected cell(s) in {rejected_rows(frame)} row(s)",
+                highlight=False,
+                markup=False,
+            )
             print_rejects(frame)
     rejects = _by_file(outcomes)
     if rejects_target is not None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from emissions_etl.connection import open_client
-from emissions_etl.errors import ApiStatusError, EmissionsEtlError, StrictModeError
+from emissions_etl.errors import ApiStatusError, EmissionsEtlError, InputError, StrictModeError
 from emissions_etl.loading.file_plan import PlannedFile, file_label
 from emissions_etl.loading.pipeline import (
     LoadOptions,
@@ -64,14 +64,15 @@ class FileOutcome:
 
     @property
     def reason(self) -> str:
-        """One line: the stable code when the service sent one, and the message; for a sheet
-        skipped, why."""
+        """One line: the stable code when the service sent one, and the message (without the
+        file's path, named beside it wherever a reason is shown); for a sheet skipped, why."""
         if self.skipped:
             return self.skipped
         if self.error is None:
             return ""
         code = getattr(self.error, "code", None) if isinstance(self.error, ApiStatusError) else None
-        return f"[{code or type(self.error).__name__}] {self.error}"
+        message = self.error.reason if isinstance(self.error, InputError) else str(self.error)
+        return f"[{code or type(self.error).__name__}] {message}"
 
 
 #: What ``load_files`` takes: planned files, or (path, resource) for a whole file.
@@ -105,11 +106,12 @@ def load_files(
     """Load every file in dependency order; with ``keep_going`` a failed file is recorded and
     the next one loads, else the error is raised. With ``refresh``, records whose co2e sums
     others' (facilities, vehicles...) are read again at the end. ``webhooks``: how ingest jobs
-    finish (default: the EMISSIONS_WEBHOOK_* environment); ``notify`` receives its lines. What
-    a plan does not load (``PlannedFile.spec`` None) is an outcome after the loads, whatever
-    ``keep_going``. ``progress`` is called with each load's label (``datos.xlsx sheet Flota``)."""
+    finish (default: the EMISSIONS_WEBHOOK_* environment); ``notify`` receives their lines, and
+    the warehouse's while another load holds it. What a plan does not load (``PlannedFile.spec``
+    None) is an outcome after the loads, whatever ``keep_going``. ``progress`` is called with
+    each load's label (``datos.xlsx sheet Flota``)."""
     outcomes = []
-    warehouse = settings.open_warehouse()
+    warehouse = settings.open_warehouse(say=notify)
     with ExitStack() as stack:
         client = stack.enter_context(open_client(settings))
         if completion is None:

@@ -109,7 +109,22 @@ class LoadSummary:
     rows_changed: int = 0
     #: Records of the source whose rows the file no longer has (deleted with ``mirror``).
     rows_gone: int = 0
+    #: Rows sent that the service refused (they are among the rejected).
+    rows_refused: int = 0
+    #: Rows sent whose record the service holds in a state that may not change (counted
+    #: failed; the next run sends them again).
+    rows_busy: int = 0
+    #: Rows sent whose records had not landed when the run ended (ingest jobs the service had
+    #: not finished): the next run lands them. Sent = loaded + refused + busy + not landed.
+    rows_not_landed: int = 0
+    #: co2e of the records this run created or updated (as stored on the run row).
     co2e_kg: float = 0.0
+    #: co2e the records of the file's rows hold in the service once the run ended (unchanged
+    #: ones too); None for resources whose co2e sums other records'.
+    co2e_in_service_kg: float | None = None
+    #: The resource's co2e is the sum of other records' (facilities, hubs, vehicles,
+    #: employees): never added to a total.
+    is_aggregate: bool = False
     job_ids: list[str] = field(default_factory=list)
     rejects: pd.DataFrame = field(default_factory=lambda: empty_rejects())
     #: Wall-clock seconds per stage: read_validate, resolve, reconcile, upload, calculate,
@@ -123,6 +138,12 @@ class LoadSummary:
     def counts(self) -> dict[str, int]:
         """The integer counters, as stored on the run row."""
         return {k: v for k, v in asdict(self).items() if k.startswith("rows_")}
+
+    @property
+    def co2e_loaded_kg(self) -> float | None:
+        """co2e of the activity records this run created or updated; None for a resource
+        whose co2e sums other records' (it would count them twice)."""
+        return None if self.is_aggregate else self.co2e_kg
 
 
 @dataclass
@@ -310,6 +331,7 @@ def load_file(
                 )
             summary.rows_gone, summary.notes = mirrored.gone, summary.notes + mirrored.notes
             summary.rows_deleted += mirrored.deleted
+            _close_counts(summary, spec, writer)
             summary.seconds = dict(clock.seconds)
             summary.outcome = _outcome(summary, options)
             writer.finish_run(
@@ -371,8 +393,20 @@ def _add(summary: LoadSummary, result: WriteResult) -> None:
     summary.rows_loaded += result.loaded
     summary.rows_failed += result.failed
     summary.rows_deleted += result.deleted
+    summary.rows_refused += result.refused
+    summary.rows_busy += result.busy
     summary.co2e_kg += result.co2e_kg
     summary.job_ids += [str(job["id"]) for job in result.jobs]
+
+
+def _close_counts(summary: LoadSummary, spec: ResourceSpec, writer: WarehouseWriter) -> None:
+    """What the counts leave to deduce: rows sent but not landed, and the co2e the file's
+    records hold in the service (activity records only)."""
+    accounted = summary.rows_loaded + summary.rows_refused + summary.rows_busy
+    summary.rows_not_landed = max(summary.rows_sent - accounted, 0)
+    summary.is_aggregate = spec.readback.is_aggregate
+    if not summary.is_aggregate:
+        summary.co2e_in_service_kg = writer.co2e_of_run_rows(spec.name, summary.run_id)
 
 
 def refresh_unsettled(api: LoadApi, writer: WarehouseWriter, spec: ResourceSpec) -> int:

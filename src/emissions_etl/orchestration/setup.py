@@ -3,8 +3,10 @@
 Against the server in ``PREFECT_API_URL`` it creates or updates, and may be run again at will:
 the process work pool ``emissions-etl``, the global concurrency limits through which workers on
 several machines share the service's limits (``client.prefect_limits``), the Secret block
-``emissions-api-key``, the variables the flows read (``prefect_config.VARIABLES``), then every
-deployment of ``flows/prefect.yaml``.
+``emissions-api-key``, the variables the flows read (``prefect_config.VARIABLES``), the limit
+through which runs writing the warehouse take turns (``warehouse_turns``), every deployment of
+``flows/prefect.yaml``, and with a block to notify through, the automations that tell someone
+when a run fails or, if asked, completes partial (``alerts``).
 Values come from the current settings (``EMISSIONS_*`` or the command's options); a value not
 given leaves what the server holds untouched. Prefect is imported inside the functions so the
 CLI starts fast.
@@ -18,15 +20,19 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
+from uuid import UUID
 
 from pydantic import SecretStr
 
 from emissions_etl.client import prefect_limits
 from emissions_etl.connection import resource_limits
 from emissions_etl.errors import ConfigurationError, EmissionsEtlError
+from emissions_etl.orchestration.alerts import ensure_alerts, find_block
 from emissions_etl.orchestration.config import SECRET_BLOCK, VARIABLES
 from emissions_etl.orchestration.steps import MARKER
-from emissions_etl.settings import Settings
+from emissions_etl.orchestration.warehouse_turns import absolute, turn_limit_name
+from emissions_etl.settings import DEFAULT_WAREHOUSE, Settings
+from emissions_etl.warehouse import Warehouse
 
 if TYPE_CHECKING:
     from prefect.client.orchestration import SyncPrefectClient
@@ -39,8 +45,17 @@ Say = Callable[[str], None]
 Outcome = Literal["created", "updated", "unchanged"]
 
 
-def setup_prefect(settings: Settings, *, project_dir: Path, deploy: bool = True, say: Say) -> None:
-    """Work pool, Secret block, variables, deployments; then how to start a worker."""
+def setup_prefect(
+    settings: Settings,
+    *,
+    project_dir: Path,
+    deploy: bool = True,
+    notify: str | None = None,
+    notify_partial: bool | None = None,
+    say: Say,
+) -> None:
+    """Work pool, limits, Secret block, variables, deployments, the warehouse's turns and, with
+    ``notify`` (a block), the alerting automations; then how to start a worker."""
     api_url = prefect_api_url()
     from prefect.client.orchestration import get_client
 
@@ -50,6 +65,7 @@ def setup_prefect(settings: Settings, *, project_dir: Path, deploy: bool = True,
                 f"no Prefect server answers at PREFECT_API_URL={api_url}: start one with "
                 "`prefect server start`"
             )
+        block = find_block(client, notify) if notify else None  # refused before any change
         say(f"work pool {POOL} (process): {ensure_work_pool(client)}")
     for limit in prefect_limits(resource_limits()):
         outcome = ensure_global_concurrency_limit(limit.name, limit.limit)
@@ -61,8 +77,15 @@ def setup_prefect(settings: Settings, *, project_dir: Path, deploy: bool = True,
         say(f"Secret block {SECRET_BLOCK}: left as it is (no EMISSIONS_API_KEY given)")
     for variable, value in save_variables(settings).items():
         say(f"variable {variable} = {value}")
+    say(ensure_warehouse_turns(settings, project_dir))
     if deploy:
         deploy_all(project_dir, api_url, say=say)
+    if block is not None:
+        with get_client(sync_client=True) as client:
+            ids = pool_deployment_ids(client)
+            made = ensure_alerts(client, block, ids, partial=notify_partial)
+            for name, done in made.items():
+                say(f"automation {name!r} through {block} ({len(ids)} deployments): {done}")
     from prefect.settings import get_current_settings
 
     if "shared_limits" not in settings.model_fields_set:
@@ -159,6 +182,33 @@ def deploy_all(project_dir: Path, api_url: str, *, say: Say) -> None:
         raise EmissionsEtlError(f"prefect deploy failed (exit {done.returncode}):\n{tail}")
     for line in describe_deployments():
         say(line)
+
+
+def ensure_warehouse_turns(settings: Settings, project_dir: Path) -> str:
+    """The one-slot limit through which runs writing the deployments' warehouse take turns
+    (``warehouse_turns``): the warehouse given, else the one the variable names, else the
+    default, taken from the project folder as runs take it."""
+    from prefect.variables import Variable
+
+    given = settings.warehouse if "warehouse" in settings.model_fields_set else None
+    stored = None if given else Variable.get(VARIABLES["warehouse"], default=None)
+    warehouse = Warehouse(str(given or stored or DEFAULT_WAREHOUSE))
+    name = turn_limit_name(warehouse, base=project_dir)
+    if name is None:
+        return f"warehouse {warehouse.target}: takes several writers at once, runs take no turns"
+    path = absolute(warehouse.path, project_dir)
+    outcome = ensure_global_concurrency_limit(name, 1)
+    return f"global concurrency limit {name} (1 slot): {outcome}; runs writing {path} take turns"
+
+
+def pool_deployment_ids(client: SyncPrefectClient, pool: str = POOL) -> list[UUID]:
+    """The ids of the deployments that run on ``pool``."""
+    from prefect.client.schemas.filters import WorkPoolFilter, WorkPoolFilterName
+
+    deployments = client.read_deployments(
+        work_pool_filter=WorkPoolFilter(name=WorkPoolFilterName(any_=[pool]))
+    )
+    return [deployment.id for deployment in deployments]
 
 
 def describe_deployments(pool: str = POOL) -> list[str]:

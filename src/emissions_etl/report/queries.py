@@ -125,12 +125,31 @@ TOP_RECORDS_SQL = """
     LIMIT $1
 """
 
+# The figures the runs' own summaries give (``loading.figures``): co2e loaded by the run, of
+# activity records only, and beside each file's latest run the co2e the records of the rows it
+# landed hold now (``source_rows`` keeps the run that landed each row's latest version).
 LAST_RUNS_SQL = """
-    SELECT run_id, resource, source, outcome, started_at, finished_at, duration_s,
-           rows_read, rows_rejected, rows_unchanged, rows_sent, rows_loaded, rows_failed,
-           co2e_kg, error
-    FROM load_run_summary
-    ORDER BY started_at DESC, run_id
+    WITH latest AS (
+        SELECT run_id FROM load_runs
+        QUALIFY row_number() OVER (PARTITION BY resource, source ORDER BY started_at DESC) = 1
+    ), held AS (
+        SELECT s.run_id, sum(e.co2e_kg) AS co2e_kg
+        FROM {activity} AS e
+        JOIN source_rows AS s ON s.organization_id IS NOT DISTINCT FROM e.organization_id
+            AND s.resource = e.resource AND s.source_key = e.source_key
+        GROUP BY s.run_id
+    )
+    SELECT r.run_id, r.resource, r.source, r.outcome, r.started_at, r.finished_at, r.duration_s,
+           r.rows_read, r.rows_rejected, r.rows_unchanged, r.rows_sent, r.rows_loaded,
+           r.rows_failed, r.error,
+           CASE WHEN coalesce(c.is_aggregate, false) THEN NULL ELSE r.co2e_kg END AS co2e_kg,
+           CASE WHEN r.run_id IN (SELECT run_id FROM latest)
+                     AND NOT coalesce(c.is_aggregate, false)
+                THEN coalesce(h.co2e_kg, 0) END                      AS co2e_in_service_kg
+    FROM load_run_summary AS r
+    LEFT JOIN resource_catalog AS c ON c.resource = r.resource
+    LEFT JOIN held AS h ON h.run_id = r.run_id
+    ORDER BY r.started_at DESC, r.run_id
     LIMIT $1
 """
 
@@ -233,7 +252,7 @@ def read_report_data(warehouse: Warehouse, *, approach: str = DEFAULT_APPROACH) 
         by_facility=records(BY_FACILITY_AND_RESOURCE, [TOP_FACILITIES]),
         top_sources=records(TOP_SOURCE_FILES, [TOP_SOURCES]),
         top_records=records(TOP_RECORDS_SQL, [TOP_RECORDS]),
-        last_runs=warehouse.query(LAST_RUNS_SQL, [LAST_RUNS]),
+        last_runs=records(LAST_RUNS_SQL, [LAST_RUNS]),
         run_outcomes=warehouse.query(RUN_OUTCOMES),
         rejects_by_code=warehouse.query(REJECTS_BY_CODE),
         latest_rejects=warehouse.query(LATEST_REJECTS_SQL, [LATEST_REJECTS]),

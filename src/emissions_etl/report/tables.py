@@ -69,7 +69,10 @@ def runs_table(last_runs: pd.DataFrame, unit: str, divisor: float) -> str:
     """The latest load runs, newest first, each row edged in its outcome's colour."""
     rows = []
     for run in last_runs.to_dict("records"):
-        co2e = run["co2e_kg"] / divisor if not numbers.is_missing(run["co2e_kg"]) else None
+        co2e, held = (
+            run[name] / divisor if not numbers.is_missing(run.get(name)) else None
+            for name in ("co2e_kg", "co2e_in_service_kg")
+        )
         rows.append(
             (
                 f' style="border-left-color:{outcome_colour(str(run["outcome"]))}"',
@@ -81,15 +84,22 @@ def runs_table(last_runs: pd.DataFrame, unit: str, divisor: float) -> str:
                     numbers.decimal(run["duration_s"], 1),
                     numbers.count(run["rows_read"]),
                     numbers.count(run["rows_rejected"]),
+                    numbers.count(run["rows_unchanged"]),
                     numbers.count(run["rows_loaded"]),
+                    numbers.count(run["rows_failed"]),
                     numbers.decimal(co2e, 2),
+                    numbers.decimal(held, 2),
                     long_text_cell(run["error"]),
                 ],
             )
         )
+    # The figures and names of the runs' own summaries (loading.figures): co2e loaded by the
+    # run, and the co2e the file's records hold now (on its latest run); none for resources
+    # whose co2e sums other records'.
     headers = ["started (UTC)", "resource", "file", "outcome", "seconds", "read", "rejected",
-               "loaded", f"co2e ({unit})", "error"]  # fmt: skip
-    return data_table("runs", headers, rows, numeric_from=4, numeric_to=8)
+               "unchanged", "loaded", "failed", f"co2e loaded ({unit})",
+               f"co2e in the service ({unit})", "error"]  # fmt: skip
+    return data_table("runs", headers, rows, numeric_from=4, numeric_to=11)
 
 
 def rejects_table(latest_rejects: pd.DataFrame) -> str:

@@ -16,7 +16,7 @@ from emissions_etl.warehouse._inventory import (
 )
 from emissions_etl.warehouse._runs import COUNT_COLUMNS, OUTCOMES
 from emissions_etl.warehouse._schema import SCHEMA_VERSION
-from emissions_etl.warehouse._warehouse import Warehouse
+from emissions_etl.warehouse._warehouse import WRITER_WAIT_SECONDS, Warehouse
 from emissions_etl.warehouse._writer import REMOTE_COLUMNS, WarehouseWriter
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "ParentRecord",
     "REMOTE_COLUMNS",
     "SCHEMA_VERSION",
+    "WRITER_WAIT_SECONDS",
     "Warehouse",
     "WarehouseWriter",
     "check_approach",

@@ -1,7 +1,8 @@
 """One writer at a time across processes: an exclusive ``flock`` on ``<warehouse>.lock``.
 
 DuckDB itself lets only one process open the file read-write, but fails at once; this lock lets a
-second load wait its turn and then say who holds the file (interface §7: one writer at a time).
+second load wait its turn, saying now and then who it waits for, and give up after a bound
+with one line naming the holder (interface §7: one writer at a time).
 """
 
 from __future__ import annotations
@@ -9,11 +10,19 @@ from __future__ import annotations
 import fcntl
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from emissions_etl.errors import WarehouseError
 
 _POLL_SECONDS = 0.05
+#: The first "waiting for" line comes after this long (a short wait says nothing), then one
+#: every ``PROGRESS_EVERY_SECONDS``.
+PROGRESS_AFTER_SECONDS = 2.0
+PROGRESS_EVERY_SECONDS = 30.0
+
+#: Receives the lines a waiting writer has for a person (a logger's method, a print).
+Say = Callable[[str], None]
 
 
 class WriterLock:
@@ -24,22 +33,32 @@ class WriterLock:
         self.path = warehouse_path.with_name(warehouse_path.name + ".lock")
         self._fd: int | None = None
 
-    def acquire(self, wait_seconds: float) -> None:
-        """Take the lock, polling up to ``wait_seconds``; WarehouseError names the holder."""
+    def acquire(self, wait_seconds: float, say: Say | None = None) -> None:
+        """Take the lock, polling up to ``wait_seconds`` and telling ``say`` how long it has
+        waited and for whom; then WarehouseError, one line naming the holder."""
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        deadline = time.monotonic() + max(wait_seconds, 0.0)
+        started = time.monotonic()
+        deadline = started + max(wait_seconds, 0.0)
+        next_word = started + PROGRESS_AFTER_SECONDS
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
-                if time.monotonic() >= deadline:
+                now = time.monotonic()
+                if now >= deadline:
                     holder = _read_pid(fd)
                     os.close(fd)
                     raise WarehouseError(
                         f"{self.warehouse_path} is being written by another load "
-                        f"(pid {holder}); waited {wait_seconds:g} s"
+                        f"(pid {holder}); waited {wait_seconds:g} s: try again once it ends"
                     ) from None
+                if say is not None and now >= next_word:
+                    say(
+                        f"waiting for {self.warehouse_path}: another load (pid {_read_pid(fd)}) "
+                        f"is writing it; {now - started:.0f} s of at most {wait_seconds:g} s"
+                    )
+                    next_word = now + PROGRESS_EVERY_SECONDS
                 time.sleep(_POLL_SECONDS)
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)

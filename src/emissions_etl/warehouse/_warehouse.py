@@ -26,10 +26,14 @@ from emissions_etl.warehouse._connection import (
     first_line,
 )
 from emissions_etl.warehouse._inventory import compose as compose_inventory
-from emissions_etl.warehouse._lock import WriterLock
+from emissions_etl.warehouse._lock import Say, WriterLock
 from emissions_etl.warehouse._schema import ORGANIZATION_TABLES, ensure_schema
 from emissions_etl.warehouse._target import WarehouseTarget
 from emissions_etl.warehouse._writer import WarehouseWriter
+
+#: How long a writer waits for another load holding the file before it gives up (a nightly
+#: run's file may take minutes; runs of one Prefect server take turns before they get here).
+WRITER_WAIT_SECONDS = 600.0
 
 
 class Warehouse:
@@ -37,7 +41,12 @@ class Warehouse:
     None: a warehouse of one organization that does not name it) and every organization's
     reads. ``location``: a DuckDB file (default ``warehouse.duckdb``), ``ducklake:<catalog
     file>`` or ``ducklake:postgres:<libpq conninfo>`` (``data_path``: where a lake's data files
-    go)."""
+    go).
+
+    A file's writer waits up to ``wait_seconds`` for another load holding it; ``say`` receives
+    the lines it has for a person meanwhile (``waiting for ...: another load (pid n) is writing
+    it; 30 s of at most 600 s``).
+    """
 
     def __init__(
         self,
@@ -45,9 +54,13 @@ class Warehouse:
         *,
         data_path: str | Path | None = None,
         organization_id: str | None = None,
+        wait_seconds: float = WRITER_WAIT_SECONDS,
+        say: Say | None = None,
     ) -> None:
         self.target = WarehouseTarget.of(location, data_path)
         self.organization_id = organization_id
+        self.wait_seconds = wait_seconds
+        self.say = say
         self._writer_con: duckdb.DuckDBPyConnection | None = None
         self._reader_con: duckdb.DuckDBPyConnection | None = None
 
@@ -68,19 +81,27 @@ class Warehouse:
     def __repr__(self) -> str:
         return f"Warehouse({str(self.target)!r})"
 
+    @property
+    def writers_take_turns(self) -> bool:
+        """One process writes at a time (a DuckDB file, a lake whose catalog is a file): runs
+        that write it should queue (``orchestration.warehouse_turns``). A lake whose catalog is
+        a server takes several writers at once."""
+        return not self.shared
+
     @contextmanager
-    def writer(self, *, wait_seconds: float = 30.0) -> Iterator[WarehouseWriter]:
+    def writer(self, *, wait_seconds: float | None = None) -> Iterator[WarehouseWriter]:
         """The writer for one load run; creates or upgrades the schema first.
 
-        A file's writer is exclusive: it waits up to ``wait_seconds`` for another load holding
-        ``<path>.lock``, then raises WarehouseError naming its pid. A DuckDB error inside the
-        block leaves as WarehouseError.
+        A file's writer is exclusive: it waits up to ``wait_seconds`` (default: the
+        warehouse's) for another load holding ``<path>.lock``, telling ``say`` now and then,
+        then raises WarehouseError naming its pid. A DuckDB error inside the block leaves as
+        WarehouseError.
         """
         lock = None
         if not self.shared:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             lock = WriterLock(self.path)
-            lock.acquire(wait_seconds)
+            lock.acquire(self.wait_seconds if wait_seconds is None else wait_seconds, self.say)
         try:
             con = connect_target(self.target)
             try:

@@ -249,6 +249,18 @@ class WarehouseWriter:
         ).fetchall()
         return int(count)
 
+    def co2e_of_run_rows(self, resource: str, run_id: str) -> float:
+        """co2e the records of the rows run ``run_id`` landed hold now, as the ``emissions``
+        view shows them (a record not calculated yet counts 0)."""
+        [(co2e,)] = self._con.execute(
+            "SELECT coalesce(sum(e.co2e_kg), 0) FROM emissions AS e JOIN source_rows AS s "
+            "ON s.organization_id IS NOT DISTINCT FROM e.organization_id "
+            "AND s.resource = e.resource AND s.source_key = e.source_key "
+            "WHERE s.resource = ? AND s.run_id = ?",
+            [resource, run_id],
+        ).fetchall()
+        return float(co2e)
+
     def gone_rows(self, resource: str, source_name: str, run_id: str) -> pd.DataFrame:
         """source_key, remote_id and origin (file, sheet, row) of the records of
         ``source_name`` whose rows run ``run_id`` did not land: rows its file no longer has."""

@@ -77,12 +77,20 @@ class ChangePlan:
 
 @dataclass
 class WriteResult:
-    """Counts and side products of writing one batch."""
+    """Counts and side products of writing one batch.
+
+    Of the rows ``sent``: ``loaded`` landed mapped to their record (``failed`` of them, or of
+    earlier ones read again, with status error), ``refused`` by the service (rejects) and
+    ``busy`` (held in a state that may not change: counted failed too, sent again next run);
+    the rest were not landed yet (ingest jobs still running: the next run lands them).
+    """
 
     sent: int = 0
     loaded: int = 0
     failed: int = 0
     deleted: int = 0
+    refused: int = 0
+    busy: int = 0
     co2e_kg: float = 0.0
     jobs: list[dict[str, Any]] = field(default_factory=list)
     rejects: list[pd.DataFrame] = field(default_factory=list)
@@ -92,6 +100,8 @@ class WriteResult:
         self.loaded += other.loaded
         self.failed += other.failed
         self.deleted += other.deleted
+        self.refused += other.refused
+        self.busy += other.busy
         self.co2e_kg += other.co2e_kg
         self.jobs += other.jobs
         self.rejects += other.rejects
@@ -217,12 +227,17 @@ def rejects_at(
                 "sheet": source["_sheet"],
                 "row": int(source["_row"]),
                 "column": headers.get(column, column) if column else "",
-                "value": "" if value is None or value is pd.NA else str(value),
+                "value": "" if _is_empty(value) else str(value),
                 "code": RejectCode.REJECTED_BY_SERVICE.value,
                 "message": f"The service refused this row ({code}): {message}",
             }
         )
     return pd.DataFrame(out, columns=list(REJECT_COLUMNS)) if out else empty_rejects()
+
+
+def _is_empty(value: object) -> bool:
+    """An empty cell, however the frame holds it (None, NA, or a float NaN: shown as "nan")."""
+    return value is None or value is pd.NA or (isinstance(value, float) and value != value)
 
 
 def _field_named(message: str, source: pd.Series, spec: ResourceSpec) -> str:

@@ -85,6 +85,7 @@ class BulkResultsWriter(LandsAsItWrites):
         ]
         if entries:
             result.rejects.append(rejects_at(chunk, ctx.spec, entries))
+            result.refused = len({position for position, *_ in entries})
         created = [r for r in answer.get("results") or () if isinstance(r.get("index"), int)]
         if created:
             # Results carry the essential fields; the record sent fills in the rest.

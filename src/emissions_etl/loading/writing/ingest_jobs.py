@@ -185,6 +185,8 @@ class IngestJobWriter:
                 bad = {
                     int(entry["index"]) for entry in error.errors if entry.get("index") is not None
                 }
+                result.sent += len(bad)  # sent once, and refused: rejects, not sent again
+                result.refused += len(bad)
                 chunk = self._encoded(chunk.rows.drop(index=list(bad)).reset_index(drop=True))
                 self._mark_pending([chunk])
                 continue

@@ -93,7 +93,8 @@ class SingleRecordWriter:
         ):
             outcomes = list(pool.map(self._send, payloads, updates, remote_ids))
         result.sent = len(chunk)
-        result.failed += sum(o.busy for o in outcomes)  # sent again next run: old hash kept
+        result.busy = sum(o.busy for o in outcomes)
+        result.failed += result.busy  # sent again next run: old hash kept
         ctx.notify("sent", len(chunk))
         created = [(i, o.record) for i, o in enumerate(outcomes) if o.record is not None]
         refused = [
@@ -104,6 +105,7 @@ class SingleRecordWriter:
         ]
         if refused:
             result.rejects.append(rejects_at(chunk, ctx.spec, refused))
+            result.refused = len(refused)
         with ctx.clock.stage("land"):
             self._land(chunk, created, result)
         ctx.writer.clear_pending(ctx.spec.name, key)

@@ -1,0 +1,77 @@
+"""Names that say what runs: flow runs named after what they load, task runs after their file,
+artifact keys after the deployment that made them (each keeps its own history in the UI).
+
+Prefect calls the naming functions when a run starts and hands them nothing: they read the
+run's parameters from ``prefect.runtime``. A name is a label, never an error: whatever cannot be
+resolved yet (an inbox taken from a variable that is not set) is named as such.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from emissions_etl.errors import EmissionsEtlError
+
+
+def nightly_run_name() -> str:
+    """``nightly data/inbox`` (the inbox's folder and its parent), with ``strict`` and
+    ``mirror`` when the run has them."""
+    from prefect.runtime import flow_run
+
+    from emissions_etl.orchestration.config import resolve_inbox
+
+    parameters: dict[str, Any] = dict(flow_run.parameters or {})
+    try:
+        inbox = resolve_inbox(parameters.get("inbox"))
+        label = f"{inbox.parent.name}/{inbox.name}" if inbox.parent.name else inbox.name
+    except EmissionsEtlError:
+        label = str(parameters.get("inbox") or "(no inbox set)")
+    return " ".join(["nightly", label, *_flags(parameters)])
+
+
+def file_run_name() -> str:
+    """``wastes wastes_2026.xlsx`` (the resource and the file's name), with the sheet,
+    ``strict``, ``mirror`` or ``dry run`` when the run has them."""
+    from prefect.runtime import flow_run
+
+    parameters: dict[str, Any] = dict(flow_run.parameters or {})
+    resource = str(parameters.get("resource") or "wastes")
+    words = [resource, Path(str(parameters.get("path") or "?")).name]
+    if parameters.get("sheet"):
+        words.append(f"[{parameters['sheet']}]")
+    return " ".join([*words, *_flags(parameters)])
+
+
+def load_task_name() -> str:
+    """``load wastes_2026.xlsx (wastes)``, ``load datos.xlsx sheet Flota (vehicles)``: a file's
+    task run, found by its file (and its sheets, for a workbook's) in the UI."""
+    from prefect.runtime import task_run
+
+    from emissions_etl.loading.file_plan import file_label
+
+    parameters: dict[str, Any] = dict(task_run.parameters or {})
+    sheets = tuple(getattr(parameters.get("options"), "sheets", ()) or ())
+    whole = len(parameters.get("workbook") or ()) <= len(sheets)  # every sheet it has
+    label = file_label(Path(str(parameters.get("path") or "?")), () if whole else sheets)
+    return f"load {label} ({parameters.get('resource')})"
+
+
+def artifact_key(kind: str) -> str:
+    """``emissions-<deployment>-<kind>`` (``emissions-nightly-summary``); a run made outside
+    any deployment uses its flow's name (``emissions-nightly-load-summary``)."""
+    from prefect.runtime import deployment, flow_run
+
+    owner = deployment.name or flow_run.flow_name or "run"
+    return f"emissions-{_slug(str(owner))}-{_slug(kind)}"
+
+
+def _flags(parameters: dict[str, Any]) -> list[str]:
+    names = {"strict": "strict", "mirror": "mirror", "dry_run": "dry run"}
+    return [f"({word})" for name, word in names.items() if parameters.get(name)]
+
+
+def _slug(text: str) -> str:
+    """Lower-case letters, digits and dashes: what an artifact key may hold."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "run"

@@ -1,0 +1,86 @@
+"""How a flow run ends, in Prefect's own state names, so the UI's filters (which list only
+those) find every run:
+
+- **Completed**, its message the run's figures; a run with rejected or failed rows says
+  ``partial: `` first and gets the tag ``partial`` (the UI filters runs by tag; an automation
+  matches the message, since the server's events carry the tags a run had when it started);
+- **Failed**, its message the figures and the first failed file's reason; not retried, since
+  trying the same files again fails the same way;
+- a **service outage** (every file failed on an error that passes: 5xx, 429, no connection)
+  raises ``ServiceOutageError``: the flows' retries try the whole run again
+  ``OUTAGE_RETRY_SECONDS`` later, ``OUTAGE_RETRIES`` times, and then it ends Failed; any
+  other error raised out of a flow's body fails it at once (``retried_only_on_outage``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from emissions_etl.errors import EmissionsEtlError, ServiceOutageError
+from emissions_etl.orchestration.run_report import RunVerdict
+
+#: Tag of a run that completed with rejected or failed rows, and how its message begins.
+PARTIAL_TAG = "partial"
+PARTIAL_PREFIX = "partial: "
+#: A run that found the service down is tried again this many times, this long apart.
+OUTAGE_RETRIES = 2
+OUTAGE_RETRY_SECONDS = 300
+
+
+def end_state(run: RunVerdict) -> Any:
+    """The Prefect state a flow returns for ``run`` (raises ServiceOutageError on an outage,
+    for the flow's retries)."""
+    from prefect.states import Completed, Failed
+
+    if run.state == "failed":
+        if run.outage:
+            raise ServiceOutageError(f"the service looks down: {run.message}")
+        _no_retry()
+        return Failed(message=run.message)
+    if run.state == "partial":
+        _tag_run(PARTIAL_TAG)
+        return Completed(message=PARTIAL_PREFIX + run.message)
+    return Completed(message=run.message)
+
+
+@contextmanager
+def retried_only_on_outage() -> Iterator[None]:
+    """Around a flow's body: an error raised out of it (no inbox, an unusable setting, a bug)
+    fails the run at once, without the retries an outage gets."""
+    try:
+        yield
+    except BaseException as error:
+        if not (isinstance(error, EmissionsEtlError) and error.transient):
+            _no_retry()
+        raise
+
+
+def _tag_run(tag: str) -> None:
+    """Add ``tag`` to the current flow run before its end state (events carry the tags the run
+    has when its state changes)."""
+    from prefect.client.orchestration import get_client
+    from prefect.runtime import flow_run
+
+    if not flow_run.id:
+        return
+    with get_client(sync_client=True) as client:
+        run = client.read_flow_run(flow_run.id)
+        if tag not in run.tags:
+            client.update_flow_run(run.id, tags=[*run.tags, tag])
+
+
+def _no_retry() -> None:
+    """Spend the current run's remaining retries: Prefect retries any Failed end state of a
+    flow with ``retries``, and only an outage is worth it."""
+    from prefect.client.orchestration import get_client
+    from prefect.runtime import flow_run
+
+    if not flow_run.id:
+        return
+    with get_client(sync_client=True) as client:
+        run = client.read_flow_run(flow_run.id)
+        if run.empirical_policy.retries:
+            policy = run.empirical_policy.model_copy(update={"retries": 0})
+            client.update_flow_run(run.id, empirical_policy=policy)
