@@ -20,8 +20,9 @@ from emissions_etl.loading.file_loads import FileOutcome, load_files
 from emissions_etl.loading.file_plan import PlannedFile, SheetFate
 from emissions_etl.loading.inbox import plan_inbox
 from emissions_etl.loading.pipeline import LoadOptions, refresh_aggregates
-from emissions_etl.orchestration import run_report, warehouse_turns
-from emissions_etl.orchestration.config import resolve_inbox, resolve_settings
+from emissions_etl.orchestration import organization_runs, run_report, warehouse_turns
+from emissions_etl.orchestration.organization_runs import OrganizationRun
+from emissions_etl.orchestration.organizations import inbox_for, settings_for
 from emissions_etl.orchestration.run_logs import quiet_run_logs
 from emissions_etl.orchestration.run_names import artifact_key, load_task_name
 from emissions_etl.orchestration.run_report import RunVerdict
@@ -44,9 +45,9 @@ def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) 
     return False
 
 
-def warehouse_turn() -> AbstractContextManager[None]:
+def warehouse_turn(organization: str | None = None) -> AbstractContextManager[None]:
     """This run's turn on its warehouse: runs that write one warehouse take turns."""
-    warehouse = resolve_settings(require_api=False).open_warehouse()
+    warehouse = settings_for(organization, require=False).open_warehouse()
     run_id = flow_run.get_id()
     return warehouse_turns.warehouse_turn(
         warehouse, say=get_run_logger().info, flow_run_id=UUID(run_id) if run_id else None
@@ -54,11 +55,11 @@ def warehouse_turn() -> AbstractContextManager[None]:
 
 
 @task(name="plan inbox", task_run_name="plan inbox")
-def plan(inbox: str | None) -> list[PlannedFile]:
-    """Every file of the inbox, and every sheet of its workbooks, parents first: what loads as
-    which resource, and what does not, with why."""
+def plan(inbox: str | None, organization: str | None = None) -> list[PlannedFile]:
+    """Every file of the inbox (``organization``'s), and every sheet of its workbooks, parents
+    first: what loads as which resource, and what does not, with why."""
     logger = get_run_logger()
-    folder = resolve_inbox(inbox)
+    folder = inbox_for(inbox, organization)
     planned = plan_inbox(folder)
     logger.info("inbox %s: %d file(s)", folder, len({f.path for f in planned}))
     return planned
@@ -72,13 +73,17 @@ def plan(inbox: str | None) -> list[PlannedFile]:
     retry_condition_fn=_transient_only,
 )
 def load_one(
-    path: str, resource: str, options: LoadOptions, workbook: tuple[SheetFate, ...] = ()
+    path: str,
+    resource: str,
+    options: LoadOptions,
+    workbook: tuple[SheetFate, ...] = (),
+    organization: str | None = None,
 ) -> Any:
     """Read, validate, write and land one file, or the sheets ``options.sheets`` of a workbook
     (``workbook``: where each of its sheets goes, for the run's record); safe to retry: writes
     are exactly-once. A file that could not be loaded ends the task Failed, its error as the
-    state's data."""
-    settings = resolve_settings()
+    state's data. ``organization``: whose key and id load it (default: the plain settings')."""
+    settings = settings_for(organization)
     logger = get_run_logger()
     planned = PlannedFile(Path(path), resource_spec(resource), sheets=options.sheets,
                           workbook=workbook)  # fmt: skip
@@ -118,10 +123,10 @@ def not_loaded(planned: PlannedFile) -> FileOutcome:
 
 
 @task(name="refresh sums", task_run_name="refresh sums", retries=2, retry_delay_seconds=[10, 60])
-def refresh_sums() -> int:
+def refresh_sums(organization: str | None = None) -> int:
     """Read again the records whose co2e sums others' (facilities, hubs, vehicles, employees),
     once every file of the run has loaded."""
-    settings = resolve_settings()
+    settings = settings_for(organization)
     logger = get_run_logger()
     with open_client(settings) as client:
         refreshed = refresh_aggregates(client, settings.open_warehouse(say=logger.info))
@@ -129,56 +134,89 @@ def refresh_sums() -> int:
     return refreshed
 
 
-def publish(outcomes: list[FileOutcome]) -> State[Any]:
+def publish(outcomes: list[FileOutcome], organization: str | None = None) -> State[Any]:
     """The summary, the rejects and the report (whatever the outcome), then the run's end
     state, made here in the flow for the flow to return as it is (a State a task returns is
     that task's own)."""
-    return end_state(publish_artifacts(outcomes))
+    return end_state(publish_artifacts(outcomes, organization))
 
 
 @task(name="publish run artifacts", task_run_name="publish run artifacts")
-def publish_artifacts(outcomes: list[FileOutcome]) -> RunVerdict:
-    """The summary markdown, the rejects table and the report's artifact; returns how the run
-    ends, logged in one line."""
+def publish_artifacts(outcomes: list[FileOutcome], organization: str | None = None) -> RunVerdict:
+    """The summary markdown, the rejects table and the report's artifact (``organization``'s
+    own, keyed and titled with its name); returns how the run ends, logged in one line."""
     logger = get_run_logger()
-    settings = resolve_settings(require_api=False)
+    settings = settings_for(organization, require=False)
     warehouse = settings.open_warehouse()
     run = run_report.verdict(outcomes)
     create_markdown_artifact(
-        key=artifact_key("summary"),
-        markdown=run_report.summary_markdown(outcomes, run),
-        description=f"Load summary: {run.state}",
+        key=artifact_key("summary", organization),
+        markdown=run_report.summary_markdown(outcomes, run, organization=organization),
+        description=f"Load summary{f' of {organization}' if organization else ''}: {run.state}",
     )
     rows, cells, rejected = run_report.rejects_rows(outcomes)
     if rows:
         create_table_artifact(
-            key=artifact_key("rejects"),
+            key=artifact_key("rejects", organization),
             table=rows,
             description=run_report.rejects_note(len(rows), cells, rejected, str(warehouse.target)),
         )
-    _publish_report(warehouse, settings.consolidation, logger)
+    scope = (organization, settings.organization_id) if organization else None
+    _publish_report(warehouse, settings.consolidation, logger, scope)
     level = {"failed": "error", "partial": "warning"}.get(run.state, "info")
-    getattr(logger, level)("run %s: %s", run.state, run.message)
+    of = f" for {organization}" if organization else ""
+    getattr(logger, level)("run%s %s: %s", of, run.state, run.message)
     return run
 
 
-def _publish_report(warehouse: Warehouse, consolidation: str, logger: Any) -> None:
-    """Write report.html beside the warehouse and say where it is, with its headline."""
+def _publish_report(
+    warehouse: Warehouse, consolidation: str, logger: Any, scope: tuple[str, str | None] | None
+) -> None:
+    """Write report.html beside the warehouse (``report-<organization>.html`` of the records
+    of the organization ``scope`` names, as (name, id)) and say where it is, with its
+    headline."""
     if not warehouse.target.exists:
         return
-    out = warehouse.target.local_path.with_name("report.html")
+    name, organization_id = scope or (None, None)
+    out = warehouse.target.local_path.with_name(f"report-{name}.html" if name else "report.html")
     try:
-        report = write_report(warehouse, out, consolidation=consolidation)
-        by_resource = warehouse.query(run_report.CO2E_BY_RESOURCE)
+        report = write_report(
+            warehouse, out, consolidation=consolidation, organization=organization_id
+        )
+        with warehouse.reading(organization_id):
+            by_resource = warehouse.query(run_report.CO2E_BY_RESOURCE)
     except (EmissionsEtlError, OSError) as error:
         logger.warning("the report was not written: %s", error)
         return
     host = socket.gethostname()
     create_markdown_artifact(
-        key=artifact_key("report"),
+        key=artifact_key("report", name),
         markdown=run_report.report_markdown(
             report, host=host, by_resource=by_resource, warehouse=str(warehouse.target)
         ),
         description=f"Report: {report.path.resolve()} on {host}",
     )
     logger.info("report %s written (%d activity records)", report.path.resolve(), report.records)
+
+
+def publish_organizations(runs: list[OrganizationRun]) -> State[Any]:
+    """The parent run's table of its organizations' runs, then its end state (as they ended)."""
+    return end_state(publish_organization_runs(runs))
+
+
+@task(name="publish organizations", task_run_name="publish organizations")
+def publish_organization_runs(runs: list[OrganizationRun]) -> RunVerdict:
+    """Each organization's run, how it ended and why, as one artifact and one line each."""
+    logger = get_run_logger()
+    run = organization_runs.verdict(runs)
+    for child in runs:
+        level = "info" if child.completed else "error"
+        getattr(logger, level)("%s: %s %s", child.organization, child.state, child.message)
+    create_markdown_artifact(
+        key=artifact_key("organizations"),
+        markdown=organization_runs.runs_markdown(runs, run),
+        description=f"Organizations: {run.state}",
+    )
+    level = {"failed": "error", "partial": "warning"}.get(run.state, "info")
+    getattr(logger, level)("run %s: %s", run.state, run.message)
+    return run

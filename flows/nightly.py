@@ -1,6 +1,7 @@
 """Flow ``nightly_load``: every file of the inbox, parents first, then one summary and a true
 end state (Failed when a file failed or nothing loaded, Completed with rejected or failed rows
-tagged ``partial``), in its turn on the warehouse."""
+tagged ``partial``), in its turn on the warehouse. With organizations configured, one run per
+organization (``organization_runs``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from prefect import flow
 from prefect.states import State
 
 from emissions_etl.loading.pipeline import LoadOptions
+from emissions_etl.orchestration.organization_runs import read_back, run_on_the_pool
+from emissions_etl.orchestration.organizations import resolve_organizations
 from emissions_etl.orchestration.run_names import nightly_run_name
 from emissions_etl.orchestration.run_states import (
     OUTAGE_RETRIES,
@@ -22,6 +25,7 @@ from flows._tasks import (
     not_loaded,
     plan,
     publish,
+    publish_organizations,
     refresh_sums,
     warehouse_turn,
 )
@@ -38,6 +42,7 @@ def nightly_load(
     strict: bool = False,
     mirror: bool = False,
     allow_mass_delete: bool = False,
+    organization: str | None = None,
 ) -> State[Any]:
     """Load each file of the inbox; a file that fails does not stop the others.
 
@@ -52,10 +57,20 @@ def nightly_load(
         mirror: Each file is the whole truth for its source: delete the records of rows it no
             longer has (refused when rows are rejected or more than 20 % would go).
         allow_mass_delete: Let a mirror delete more than 20 % of a source's records.
+        organization: Load this organization alone (its key, its inbox: `<inbox>/<name>/`
+            unless it has its own). Default: when organizations are configured (the variable
+            emissions_organizations, or EMISSIONS_ORGANIZATIONS on the worker), one run for each
+            of them, at once on the pool; else the one organization of the settings.
     """
-    with retried_only_on_outage(), warehouse_turn():
+    with retried_only_on_outage():
+        organizations = [] if organization else [o.name for o in resolve_organizations()]
+    if organizations:
+        parameters = {"inbox": inbox, "strict": strict, "mirror": mirror,
+                      "allow_mass_delete": allow_mass_delete}  # fmt: skip
+        return each_organization(organizations, parameters)
+    with retried_only_on_outage(), warehouse_turn(organization):
         outcomes = []
-        for planned in plan(inbox):
+        for planned in plan(inbox, organization):
             if planned.spec is None:
                 outcomes.append(not_loaded(planned))
                 continue
@@ -63,11 +78,28 @@ def nightly_load(
             options = LoadOptions(strict=strict, mirror=mirror,
                                   allow_mass_delete=allow_mass_delete,
                                   sheets=planned.sheets)  # fmt: skip
-            state = load_one(path, resource, options, planned.workbook, return_state=True)
+            state = load_one(path, resource, options, planned.workbook, organization,
+                             return_state=True)  # fmt: skip
             outcomes.append(file_outcome(path, resource, state, planned.shown_sheets))
         if any(outcome.summary is not None for outcome in outcomes):
-            refresh_sums(return_state=True)  # a failure is the task's; the files stand loaded
-        return publish(outcomes)
+            # a failure is the task's; the files stand loaded
+            refresh_sums(organization, return_state=True)
+        return publish(outcomes, organization)
+
+
+def each_organization(organizations: list[str], parameters: dict[str, Any]) -> State[Any]:
+    """One run per organization: children on the pool when this run is a deployment's, one
+    after the other in this process otherwise; ends as they did."""
+    from prefect.runtime import deployment
+
+    if deployment.id:
+        runs = run_on_the_pool(organizations, parameters)
+    else:
+        runs = []
+        for name in organizations:
+            state = nightly_load(**parameters, organization=name, return_state=True)
+            runs.append(read_back(name, state))
+    return publish_organizations(runs)
 
 
 if __name__ == "__main__":  # python -m flows.nightly [INBOX], from the project root

@@ -31,6 +31,7 @@ def load_wastes(
     source: str | None = None,
     mirror: bool = False,
     allow_mass_delete: bool = False,
+    organization: str | None = None,
 ) -> State[Any]:
     """Load the waste records of one file.
 
@@ -44,6 +45,8 @@ def load_wastes(
         mirror: The file is the whole truth for its source: delete the records of rows it no
             longer has (refused when rows are rejected or more than 20 % would go).
         allow_mass_delete: Let the mirror delete more than 20 % of the source's records.
+        organization: Load for this organization (its key and id, from the variable
+            emissions_organizations or EMISSIONS_ORGANIZATIONS). Default: the settings' one.
     """
     options = LoadOptions(
         sheet=sheet,
@@ -53,9 +56,9 @@ def load_wastes(
         mirror=mirror,
         allow_mass_delete=allow_mass_delete,
     )
-    with retried_only_on_outage(), warehouse_turn():
-        state = load_one(path, "wastes", options, return_state=True)
-        return publish([file_outcome(path, "wastes", state)])
+    with retried_only_on_outage(), warehouse_turn(organization):
+        state = load_one(path, "wastes", options, organization=organization, return_state=True)
+        return publish([file_outcome(path, "wastes", state)], organization)
 
 
 if __name__ == "__main__":  # python -m flows.wastes FILE, from the project root

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from emissions_etl.cli.limit_options import SharedLimitsOption
+from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
 
 
 def prefect_setup_command(
@@ -25,13 +26,22 @@ def prefect_setup_command(
     ca_file: Annotated[
         Path | None, typer.Option(help="CA bundle of the service (default: $EMISSIONS_CA_FILE).")
     ] = None,
-    warehouse: Annotated[
-        Path | None, typer.Option(help="DuckDB file (default: $EMISSIONS_WAREHOUSE).")
-    ] = None,
+    warehouse: WarehouseOption = None,
+    warehouse_data: WarehouseDataOption = None,
     inbox: Annotated[
         Path | None, typer.Option(help="Nightly inbox folder (default: $EMISSIONS_INBOX).")
     ] = None,
     shared_limits: SharedLimitsOption = None,
+    organizations: Annotated[
+        Path | None,
+        typer.Option(
+            envvar="EMISSIONS_ORGANIZATIONS",
+            show_envvar=True,
+            help="TOML file of the organizations to load, each with its own key: writes the "
+            "variable emissions_organizations and one Secret block emissions-api-key-<name> "
+            "each; the nightly then runs once per organization.",
+        ),
+    ] = None,
     project_dir: Annotated[
         Path | None,
         typer.Option(help="Folder holding flows/ (default: $EMISSIONS_PROJECT_DIR, else here)."),
@@ -79,8 +89,10 @@ def prefect_setup_command(
         "organization_id": organization_id,
         "ca_file": ca_file,
         "warehouse": warehouse,
+        "warehouse_data": warehouse_data,
         "inbox": inbox,
         "shared_limits": shared_limits.value if shared_limits else None,
+        "organizations": organizations,
         "project_dir": project_dir,
     }
     console = Console()

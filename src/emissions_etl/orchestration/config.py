@@ -3,8 +3,9 @@
 Data engineers who run flows from the Prefect UI keep the key in a ``Secret`` block named
 ``emissions-api-key`` and the rest in variables ``emissions_api_url``,
 ``emissions_organization_id``, ``emissions_ca_file``, ``emissions_warehouse``,
-``emissions_inbox`` and ``emissions_shared_limits`` (``emissions-etl prefect-setup`` writes
-them). Everything here is read when a run starts, never when a deployment is made, so a changed
+``emissions_warehouse_data``, ``emissions_inbox`` and ``emissions_shared_limits``
+(``emissions-etl prefect-setup`` writes them; several organizations: ``organizations``).
+Everything here is read when a run starts, never when a deployment is made, so a changed
 variable applies to the next run.
 """
 
@@ -26,6 +27,7 @@ VARIABLES = {
     "organization_id": "emissions_organization_id",
     "ca_file": "emissions_ca_file",
     "warehouse": "emissions_warehouse",
+    "warehouse_data": "emissions_warehouse_data",
     "inbox": "emissions_inbox",
     "shared_limits": "emissions_shared_limits",
 }
@@ -46,20 +48,20 @@ def resolve_settings(*, require_api: bool = True) -> Settings:
     settings = Settings()
     updates: dict[str, Any] = {}
     if settings.api_key is None:
-        key = _secret_block_value(SECRET_BLOCK)
+        key = secret_block_value(SECRET_BLOCK)
         if key:
             updates["api_key"] = SecretStr(key)
     for field_name, variable in VARIABLES.items():
         if os.environ.get(f"EMISSIONS_{field_name.upper()}"):
             continue  # the environment wins
-        value = _variable(variable)
+        value = prefect_variable(variable)
         if value:
             updates[field_name] = value
     if updates:
         _check_variables(updates)
         settings = Settings.model_validate({**settings.model_dump(), **updates})
     if require_api:
-        _require_api(settings)
+        check_api(settings)
     return settings
 
 
@@ -79,7 +81,8 @@ def _check_variables(values: dict[str, Any]) -> None:
         raise ConfigurationError(f"invalid setting(s): {'; '.join(problems)}")
 
 
-def _require_api(settings: Settings) -> None:
+def check_api(settings: Settings) -> None:
+    """ConfigurationError naming where each missing URL, key or organization is read from."""
     missing = [
         f"{source} (or EMISSIONS_{name.upper()} on the worker)"
         for name, source in REQUIRED.items()
@@ -95,10 +98,16 @@ def resolve_inbox(given: str | None) -> Path:
     Resolved when the run starts (a deployment bakes no path in); a relative path is taken from
     the run's working directory, the project folder (see ``emissions_etl.orchestration.steps``).
     """
-    value = given or Settings().inbox or _variable(VARIABLES["inbox"])
+    value = given or Settings().inbox or prefect_variable(VARIABLES["inbox"])
     where = f"set the Prefect variable {VARIABLES['inbox']} / EMISSIONS_INBOX"
     if not value:
         raise ConfigurationError(f"no inbox folder given: pass the inbox parameter, or {where}")
+    return inbox_folder(value, where)
+
+
+def inbox_folder(value: str | Path, where: str) -> Path:
+    """``value`` as an existing folder (a relative path taken from the run's working
+    directory), or a ConfigurationError ending with ``where`` to set it."""
     path = Path(value).expanduser()
     if not path.is_absolute():
         path = Path.cwd() / path
@@ -109,7 +118,8 @@ def resolve_inbox(given: str | None) -> Path:
     return path
 
 
-def _secret_block_value(name: str) -> str | None:
+def secret_block_value(name: str) -> str | None:
+    """The value of the Secret block ``name``; None when there is no such block or no server."""
     try:
         from prefect.blocks.system import Secret
 
@@ -119,11 +129,15 @@ def _secret_block_value(name: str) -> str | None:
         return None  # no such block, or no Prefect API reachable: the environment must do
 
 
-def _variable(name: str) -> str | None:
+def prefect_variable(name: str, *, parse: bool = True) -> Any:
+    """The Prefect variable ``name`` as text (``parse=False``: as Prefect keeps it, a list or
+    an object for JSON); None when it is not set or no server answers."""
     try:
         from prefect.variables import Variable
 
         value = Variable.get(name, default=None)
     except (ValueError, RuntimeError):
         return None
-    return None if value is None else str(value)
+    if value is None or not parse:
+        return value
+    return str(value)

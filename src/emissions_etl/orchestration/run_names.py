@@ -16,19 +16,38 @@ from emissions_etl.errors import EmissionsEtlError
 
 
 def nightly_run_name() -> str:
-    """``nightly data/inbox`` (the inbox's folder and its parent), with ``strict`` and
-    ``mirror`` when the run has them."""
+    """``nightly data/inbox`` (the inbox's folder and its parent), ``nightly acme-es
+    inbox/acme-es`` for one organization's run, with ``strict`` and ``mirror`` when the run
+    has them."""
     from prefect.runtime import flow_run
 
-    from emissions_etl.orchestration.config import resolve_inbox
+    from emissions_etl.orchestration.organizations import inbox_for
 
     parameters: dict[str, Any] = dict(flow_run.parameters or {})
+    organization = parameters.get("organization")
     try:
-        inbox = resolve_inbox(parameters.get("inbox"))
+        inbox = inbox_for(parameters.get("inbox"), organization)
         label = f"{inbox.parent.name}/{inbox.name}" if inbox.parent.name else inbox.name
     except EmissionsEtlError:
         label = str(parameters.get("inbox") or "(no inbox set)")
-    return " ".join(["nightly", label, *_flags(parameters)])
+    words = _organization(parameters, each=True)
+    return " ".join(["nightly", *words, label, *_flags(parameters)])
+
+
+def _organization(parameters: dict[str, Any], *, each: bool = False) -> list[str]:
+    """The organization a run loads for, or with ``each`` (a nightly, which starts one run per
+    organization when there are some) how many they are."""
+    if parameters.get("organization"):
+        return [str(parameters["organization"])]
+    if not each:
+        return []
+    from emissions_etl.orchestration.organizations import resolve_organizations
+
+    try:
+        organizations = resolve_organizations()
+    except EmissionsEtlError:
+        return []
+    return [f"{len(organizations)} organizations"] if organizations else []
 
 
 def file_run_name() -> str:
@@ -38,7 +57,7 @@ def file_run_name() -> str:
 
     parameters: dict[str, Any] = dict(flow_run.parameters or {})
     resource = str(parameters.get("resource") or "wastes")
-    words = [resource, Path(str(parameters.get("path") or "?")).name]
+    words = [resource, *_organization(parameters), Path(str(parameters.get("path") or "?")).name]
     if parameters.get("sheet"):
         words.append(f"[{parameters['sheet']}]")
     return " ".join([*words, *_flags(parameters)])
@@ -58,13 +77,16 @@ def load_task_name() -> str:
     return f"load {label} ({parameters.get('resource')})"
 
 
-def artifact_key(kind: str) -> str:
-    """``emissions-<deployment>-<kind>`` (``emissions-nightly-summary``); a run made outside
-    any deployment uses its flow's name (``emissions-nightly-load-summary``)."""
+def artifact_key(kind: str, organization: str | None = None) -> str:
+    """``emissions-<deployment>-<kind>`` (``emissions-nightly-summary``), with the organization
+    a run loads for before the kind (``emissions-nightly-acme-es-summary``: each keeps its own
+    history); a run made outside any deployment uses its flow's name
+    (``emissions-nightly-load-summary``)."""
     from prefect.runtime import deployment, flow_run
 
     owner = deployment.name or flow_run.flow_name or "run"
-    return f"emissions-{_slug(str(owner))}-{_slug(kind)}"
+    middle = f"{_slug(organization)}-" if organization else ""
+    return f"emissions-{_slug(str(owner))}-{middle}{_slug(kind)}"
 
 
 def _flags(parameters: dict[str, Any]) -> list[str]:

@@ -92,12 +92,15 @@ def log_outcome(logger: logging.Logger | logging.LoggerAdapter[Any], outcome: Fi
     logger.debug("%s stages: %s", outcome.label, stages or "-")
 
 
-def summary_markdown(outcomes: Sequence[FileOutcome], run: RunVerdict) -> str:
+def summary_markdown(
+    outcomes: Sequence[FileOutcome], run: RunVerdict, *, organization: str | None = None
+) -> str:
     """The run's verdict; every file's rows, then its co2e (two narrow tables: a table's cells
     do not wrap in the UI; a workbook's sheets each a line, with their resource); then why files
     failed or sheets were not loaded, where sent rows went, the notes, the first rejected cells
     with what to change, and what the columns mean."""
-    lines = ["# Load summary", "", f"**Run:** {run.state}: {_escape(run.message)}", ""]
+    title = f"# Load summary of {_escape(organization)}" if organization else "# Load summary"
+    lines = [title, "", f"**Run:** {run.state}: {_escape(run.message)}", ""]
     rows = [(o.label, o.resource, o.outcome, *_row_counts(o.summary)) for o in outcomes]
     lines += _table(("file", "resource", "outcome", *ROW_COLUMNS), rows, numeric_from=3)
     figures = Figures.of(outcomes)

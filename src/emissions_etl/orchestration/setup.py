@@ -3,7 +3,8 @@
 Against the server in ``PREFECT_API_URL`` it creates or updates, and may be run again at will:
 the process work pool ``emissions-etl``, the global concurrency limits through which workers on
 several machines share the service's limits (``client.prefect_limits``), the Secret block
-``emissions-api-key``, the variables the flows read (``prefect_config.VARIABLES``), the limit
+``emissions-api-key``, the variables the flows read (``prefect_config.VARIABLES``), with a file
+of organizations their list and one Secret block each (``orchestration.organizations``), the limit
 through which runs writing the warehouse take turns (``warehouse_turns``), every deployment of
 ``flows/prefect.yaml``, and with a block to notify through, the automations that tell someone
 when a run fails or, if asked, completes partial (``alerts``).
@@ -29,8 +30,13 @@ from emissions_etl.connection import resource_limits
 from emissions_etl.errors import ConfigurationError, EmissionsEtlError
 from emissions_etl.orchestration.alerts import ensure_alerts, find_block
 from emissions_etl.orchestration.config import SECRET_BLOCK, VARIABLES
+from emissions_etl.orchestration.organizations import (
+    ORGANIZATIONS_VARIABLE,
+    key_block_name,
+)
 from emissions_etl.orchestration.steps import MARKER
 from emissions_etl.orchestration.warehouse_turns import absolute, turn_limit_name
+from emissions_etl.organizations import Organization, read_organizations
 from emissions_etl.settings import DEFAULT_WAREHOUSE, Settings
 from emissions_etl.warehouse import Warehouse
 
@@ -77,6 +83,13 @@ def setup_prefect(
         say(f"Secret block {SECRET_BLOCK}: left as it is (no EMISSIONS_API_KEY given)")
     for variable, value in save_variables(settings).items():
         say(f"variable {variable} = {value}")
+    if settings.organizations is not None:
+        organizations = read_organizations(settings.organizations)
+        save_organizations(organizations)
+        names = ", ".join(o.name for o in organizations)
+        say(f"variable {ORGANIZATIONS_VARIABLE}: {len(organizations)} organization(s): {names}")
+        for organization in organizations:
+            say(f"Secret block {key_block_name(organization.name)}: saved (value not shown)")
     say(ensure_warehouse_turns(settings, project_dir))
     if deploy:
         deploy_all(project_dir, api_url, say=say)
@@ -154,6 +167,28 @@ def save_variables(settings: Settings) -> dict[str, str]:
             Variable.set(variable, str(value), overwrite=True)
             saved[variable] = str(value)
     return saved
+
+
+def save_organizations(organizations: list[Organization]) -> None:
+    """Each organization's key in its Secret block, then the list the runs read (names, ids,
+    URLs, inboxes: never a key) in the variable; ConfigurationError when two names would share
+    a block."""
+    from prefect.blocks.system import Secret
+    from prefect.variables import Variable
+
+    blocks: dict[str, str] = {}
+    for organization in organizations:
+        block = key_block_name(organization.name)
+        if block in blocks:
+            raise ConfigurationError(
+                f"organizations {blocks[block]} and {organization.name} would share the Secret "
+                f"block {block}: rename one"
+            )
+        blocks[block] = organization.name
+    for organization in organizations:
+        Secret(value=organization.api_key).save(key_block_name(organization.name), overwrite=True)
+    listed = [organization.public() for organization in organizations]
+    Variable.set(ORGANIZATIONS_VARIABLE, listed, overwrite=True)
 
 
 def deploy_all(project_dir: Path, api_url: str, *, say: Say) -> None:

@@ -1,0 +1,117 @@
+"""The organizations a flow run loads, as Prefect holds them: the variable
+``emissions_organizations`` lists them (what ``Organization.public`` shows: never a key) and one
+Secret block per organization, ``emissions-api-key-<name>``, holds its key. A worker with
+``EMISSIONS_ORGANIZATIONS`` set reads that TOML file instead (``emissions_etl.organizations``),
+as the environment wins over Prefect for every setting.
+
+``emissions-etl prefect-setup --organizations FILE`` writes the variable and the blocks from the
+file. Read when a run starts, so an organization added to the variable is in the next night's
+runs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import SecretStr
+
+from emissions_etl.errors import ConfigurationError
+from emissions_etl.orchestration.config import (
+    check_api,
+    inbox_folder,
+    prefect_variable,
+    resolve_inbox,
+    resolve_settings,
+    secret_block_value,
+)
+from emissions_etl.organizations import Organization, from_public, read_organizations
+from emissions_etl.settings import Settings
+
+ORGANIZATIONS_VARIABLE = "emissions_organizations"
+KEY_BLOCK_PREFIX = "emissions-api-key-"
+
+
+def key_block_name(name: str) -> str:
+    """``emissions-api-key-acme-es``: the Secret block of the organization ``name`` (a block's
+    name takes lower-case letters, digits and dashes)."""
+    return KEY_BLOCK_PREFIX + re.sub(r"[^a-z0-9-]+", "-", name.lower())
+
+
+def resolve_organizations() -> list[Organization]:
+    """The organizations to load: the worker's EMISSIONS_ORGANIZATIONS file, else the Prefect
+    variable and blocks; none when neither is set (a run loads the one organization of the
+    plain settings)."""
+    path = Settings().organizations
+    if path is not None:
+        return read_organizations(path)
+    listed = _listed(prefect_variable(ORGANIZATIONS_VARIABLE, parse=False))
+    if not listed:
+        return []
+    keys: dict[str, SecretStr] = {}
+    for entry in listed:
+        name = str(entry.get("name"))
+        key = secret_block_value(key_block_name(name))
+        if key:
+            keys[name] = SecretStr(key)
+    return from_public(listed, keys)
+
+
+def organization_named(name: str) -> Organization:
+    """The organization ``name``, or a ConfigurationError listing the ones there are."""
+    found = resolve_organizations()
+    for organization in found:
+        if organization.name == name:
+            return organization
+    known = ", ".join(o.name for o in found) or "none"
+    raise ConfigurationError(
+        f"no organization named {name!r} (organizations known: {known}); list it in the "
+        f"Prefect variable {ORGANIZATIONS_VARIABLE} (prefect-setup --organizations FILE) or in "
+        "the file EMISSIONS_ORGANIZATIONS names"
+    )
+
+
+def settings_for(organization: str | None, *, require: bool = True) -> Settings:
+    """A run's settings: the plain ones, or with ``organization``'s values over them."""
+    if organization is None:
+        return resolve_settings(require_api=require)
+    settings = organization_named(organization).settings(resolve_settings(require_api=False))
+    if require:
+        check_api(settings)
+    return settings
+
+
+def inbox_for(given: str | None, organization: str | None) -> Path:
+    """A run's inbox: ``resolve_inbox``'s, or for an organization its own (``inbox`` in its
+    entry), else the folder of its name in the inbox."""
+    if organization is None:
+        return resolve_inbox(given)
+    found = organization_named(organization)
+    if found.inbox is not None:
+        return inbox_folder(found.inbox, f"set the inbox of organization {organization}")
+    where = f"give organization {organization} an inbox of its own"
+    return inbox_folder(found.inbox_under(resolve_inbox(given)), where)
+
+
+def _listed(value: Any) -> list[Mapping[str, Any]]:
+    """The variable's list of organizations (Prefect keeps JSON; a string of JSON is taken)."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            value = None
+    if not isinstance(value, list) or not all(
+        isinstance(entry, dict) and entry.get("name") and entry.get("organization_id")
+        for entry in value
+    ):
+        raise ConfigurationError(
+            f"the Prefect variable {ORGANIZATIONS_VARIABLE} is not a list of organizations "
+            "(objects with name and organization_id): write it with prefect-setup "
+            "--organizations FILE"
+        )
+    return value

@@ -1,0 +1,211 @@
+"""A group's nightly on a real `prefect server start`: two workers of one pool, two
+organizations each with its own key, one DuckLake warehouse whose catalog is in a real
+PostgreSQL. prefect-setup writes the organizations (a variable and a Secret block each); the
+nightly run starts one child run per organization on the pool; the workers run them at once
+(a lake takes several writers: no turns); the lake holds each organization's rows under its id;
+a second night over the same files creates nothing in the service.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from emissions_etl.orchestration.organizations import ORGANIZATIONS_VARIABLE, key_block_name
+from emissions_etl.orchestration.setup import POOL, setup_prefect
+from emissions_etl.settings import Settings
+from emissions_etl.warehouse import Warehouse
+from tests.postgres_server import available, running_postgres
+
+from ..pipeline.tenancy import Tenant, new_tenant, waste_row, write_wastes_xlsx
+from .conftest import PREFECT_BIN, RealPrefectServer, stop_process_group
+
+pytestmark = [
+    pytest.mark.real_server,
+    pytest.mark.skipif(not available(), reason="no PostgreSQL binaries (.ci/run installs them)"),
+    pytest.mark.timeout(900),
+    pytest.mark.xdist_group("prefect-server-organizations"),
+]
+
+PROJECT = Path(__file__).resolve().parents[2]
+QUEUE = "organizations-test"
+NIGHT_WAIT = 420.0  # a parent and two children, each a fresh process on a 2-core machine
+ROWS = {"acme-es": 6, "acme-pt": 9}
+
+
+@dataclass
+class Group:
+    """The group's set-up: its organizations, the lake, the two workers' logs."""
+
+    tenants: dict[str, Tenant]
+    lake: Warehouse
+    inbox: Path
+    workers: list[subprocess.Popen[bytes]]
+    logs: list[Path]
+    setup_output: list[str]
+
+
+@pytest.fixture(scope="module")
+def group(
+    real_prefect_server: RealPrefectServer, sandbox: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Group]:
+    folder = tmp_path_factory.mktemp("group")
+    tenants = {}
+    for name in ROWS:
+        (folder / name).mkdir()
+        tenants[name] = new_tenant(sandbox, folder / name)
+    inbox = folder / "inbox"
+    for n, (name, rows) in enumerate(ROWS.items()):
+        (inbox / name / "wastes").mkdir(parents=True)
+        write_wastes_xlsx(
+            inbox / name / "wastes" / f"{name}.xlsx",
+            [waste_row(100 * n + i) for i in range(rows)],
+        )
+    entries = [
+        "\n".join([
+            "[[organization]]",
+            f'name = "{name}"',
+            f'organization_id = "{tenant.organization_id}"',
+            f'api_key = "{tenant.api_key}"',
+        ])
+        for name, tenant in tenants.items()
+    ]  # fmt: skip
+    toml = folder / "organizations.toml"
+    toml.write_text("\n\n".join(entries) + "\n", encoding="utf-8")
+    with running_postgres() as postgres:
+        lake = f"ducklake:postgres:{postgres.create_database('group')}"
+        data = folder / "lake-data"
+        settings = Settings(
+            api_url=sandbox.base_url,
+            ca_file=sandbox.ca_file,
+            warehouse=lake,
+            warehouse_data=str(data),
+            inbox=inbox,
+            organizations=toml,
+        )
+        output: list[str] = []
+        setup_prefect(settings, project_dir=PROJECT, say=output.append)
+        from prefect.client.orchestration import get_client
+
+        with get_client(sync_client=True) as client:
+            client.create_work_queue(name=QUEUE, work_pool_name=POOL)
+        workers, logs = [], []
+        for n in range(2):
+            log = folder / f"worker-{n}.log"
+            with log.open("w") as out:
+                workers.append(
+                    subprocess.Popen(
+                        [PREFECT_BIN, "worker", "start", "--pool", POOL, "--work-queue", QUEUE,
+                         "--limit", "2", "--name", f"worker-{n}"],
+                        cwd=folder, env=real_prefect_server.subprocess_env(), stdout=out,
+                        stderr=subprocess.STDOUT, start_new_session=True,
+                    )  # fmt: skip
+                )
+            logs.append(log)
+        try:
+            yield Group(tenants, Warehouse(lake, data_path=str(data)), inbox, workers, logs, output)
+        finally:
+            for worker in workers:
+                stop_process_group(worker)
+
+
+def night(group: Group) -> tuple[Any, list[Any]]:
+    """One nightly run of the deployment on the test queue, waited for; it and its children."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterParentFlowRunId
+
+    with get_client(sync_client=True) as client:
+        nightly = client.read_deployment_by_name("nightly_load/nightly")
+        made = client.create_flow_run_from_deployment(nightly.id, work_queue_name=QUEUE)
+        started = time.monotonic()
+        while time.monotonic() - started < NIGHT_WAIT:
+            parent = client.read_flow_run(made.id)
+            if parent.state is not None and parent.state.is_final():
+                break
+            time.sleep(2)
+        children = client.read_flow_runs(
+            flow_run_filter=FlowRunFilter(
+                parent_flow_run_id=FlowRunFilterParentFlowRunId(any_=[made.id])
+            )
+        )
+    logs = "\n".join(log.read_text(errors="replace")[-3000:] for log in group.logs)
+    assert parent.state is not None, logs
+    assert parent.state.is_final(), logs
+    print(f"\nthe nightly of two organizations ended after {time.monotonic() - started:.1f} s")
+    return parent, sorted(children, key=lambda run: run.name)
+
+
+def service_wastes(tenant: Tenant) -> int:
+    with tenant.client() as client:
+        return sum(1 for _ in client.iter_wastes())
+
+
+@pytest.fixture(scope="module")
+def first_night(group: Group) -> tuple[Any, list[Any]]:
+    return night(group)
+
+
+def test_setup_writes_the_organizations_and_the_lake_takes_no_turns(group: Group) -> None:
+    from prefect.blocks.system import Secret
+    from prefect.variables import Variable
+
+    listed = Variable.get(ORGANIZATIONS_VARIABLE)
+
+    assert [entry["name"] for entry in listed] == list(ROWS)  # type: ignore[union-attr,index]
+    for name, tenant in group.tenants.items():
+        assert Secret.load(key_block_name(name)).get() == tenant.api_key  # type: ignore[union-attr]
+        assert tenant.api_key not in str(listed)
+        assert tenant.api_key not in "\n".join(group.setup_output)
+    assert any("takes several writers at once, runs take no turns" in line
+               for line in group.setup_output)  # fmt: skip
+
+
+def test_two_workers_run_the_nightly_of_two_organizations_at_once_into_one_lake(
+    group: Group, first_night: tuple[Any, list[Any]]
+) -> None:
+    parent, children = first_night
+    logs = "\n".join(log.read_text(errors="replace") for log in group.logs)
+
+    assert parent.state.is_completed(), f"{parent.state.message}\n{logs[-6000:]}"
+    assert parent.state.message == "2 organization(s): 2 completed (0 partial), 0 failed"
+    assert parent.name == f"nightly 2 organizations {group.inbox.parent.name}/inbox"
+    assert [child.name for child in children] == ["nightly acme-es inbox/acme-es",
+                                                  "nightly acme-pt inbox/acme-pt"]  # fmt: skip
+    for child in children:
+        assert child.state.is_completed(), child.state.message
+        assert child.work_queue_name == QUEUE
+    # At once: each child started before the other ended (a lake takes no turns).
+    first, second = sorted(children, key=lambda run: run.start_time)
+    assert second.start_time < first.end_time, [(c.start_time, c.end_time) for c in children]
+    for name, tenant in group.tenants.items():
+        assert service_wastes(tenant) == ROWS[name]
+    landed = group.lake.query(
+        "SELECT organization_id, count(*) AS n FROM emissions WHERE resource = 'wastes' "
+        "GROUP BY ALL"
+    )
+    assert dict(zip(landed["organization_id"], landed["n"], strict=True)) == {
+        tenant.organization_id: ROWS[name] for name, tenant in group.tenants.items()
+    }
+    for tenant in group.tenants.values():
+        assert tenant.api_key not in logs
+
+
+def test_a_second_night_over_the_same_files_creates_nothing_in_the_service(
+    group: Group, first_night: tuple[Any, list[Any]]
+) -> None:
+    parent, children = night(group)
+
+    assert parent.state.is_completed(), parent.state.message
+    for child in children:
+        assert child.state.is_completed(), child.state.message
+        assert ", loaded 0, " in child.state.message
+    for name, tenant in group.tenants.items():
+        assert service_wastes(tenant) == ROWS[name]
+    landed = group.lake.query("SELECT count(*) AS n FROM emissions WHERE resource = 'wastes'")
+    assert int(landed["n"][0]) == sum(ROWS.values())
