@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from emissions_etl.errors import ConfigurationError
 from emissions_etl.organizations import from_public, read_organizations
 from emissions_etl.settings import Settings
+from emissions_etl.warehouse import Warehouse
+from tests.pipeline.tenancy import new_tenant, waste_row, write_wastes_xlsx
+
+CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
 FILE = """
 [defaults]
@@ -69,3 +77,51 @@ def test_an_unusable_file_is_one_error_naming_what_to_fix(
 
     with pytest.raises(ConfigurationError, match=message):
         read_organizations(path, {})
+
+
+def test_load_takes_one_organization_of_the_file_with_its_own_key(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    tenants = {}
+    for name in ("acme-es", "acme-pt"):
+        (tmp_path / name).mkdir()
+        tenants[name] = new_tenant(sandbox, tmp_path / name)
+    entries = [
+        f'[[organization]]\nname = "{name}"\norganization_id = "{tenant.organization_id}"\n'
+        f'api_key_env = "KEY_{name[-2:].upper()}"'
+        for name, tenant in tenants.items()
+    ]
+    toml = tmp_path / "organizations.toml"
+    toml.write_text(f'[defaults]\napi_url = "{sandbox.base_url}"\n\n' + "\n\n".join(entries))
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("EMISSIONS_")},
+        "KEY_ES": tenants["acme-es"].api_key,
+        "KEY_PT": tenants["acme-pt"].api_key,
+        "EMISSIONS_CA_FILE": str(sandbox.ca_file),
+        "EMISSIONS_WAREHOUSE": str(tmp_path / "group.duckdb"),
+    }
+    path = write_wastes_xlsx(tmp_path / "pt.xlsx", [waste_row(n) for n in range(4)])
+
+    done = subprocess.run(
+        [CLI, "load", str(path), "--organizations", str(toml), "--organization", "acme-pt"],
+        env=env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    unknown = subprocess.run(
+        [CLI, "load", str(path), "--organization", "acme-fr"],
+        env={**env, "EMISSIONS_ORGANIZATIONS": str(toml)}, capture_output=True, text=True,
+        timeout=300, check=False,
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    with tenants["acme-pt"].client() as client:
+        assert sum(1 for _ in client.iter_wastes()) == 4
+    with tenants["acme-es"].client() as client:
+        assert sum(1 for _ in client.iter_wastes()) == 0
+    landed = Warehouse(tmp_path / "group.duckdb").query(
+        "SELECT DISTINCT organization_id FROM emissions"
+    )
+    assert landed["organization_id"].tolist() == [tenants["acme-pt"].organization_id]
+    assert unknown.returncode == 2
+    assert "no organization named 'acme-fr' (organizations known: acme-es, acme-pt)" in (
+        " ".join(unknown.stderr.split())
+    )

@@ -125,6 +125,29 @@ def _organization(
     )
 
 
+def find_organization(organizations: list[Organization], name: str) -> Organization:
+    """The organization ``name``, or a ConfigurationError listing the ones there are."""
+    for organization in organizations:
+        if organization.name == name:
+            return organization
+    known = ", ".join(o.name for o in organizations) or "none"
+    raise ConfigurationError(
+        f"no organization named {name!r} (organizations known: {known}); list it in the "
+        "organizations file (EMISSIONS_ORGANIZATIONS, or in Prefect the variable "
+        "emissions_organizations: prefect-setup --organizations FILE)"
+    )
+
+
+def settings_of(name: str, base: Settings) -> Settings:
+    """``base`` with the values of the organization ``name`` of its organizations file."""
+    if base.organizations is None:
+        raise ConfigurationError(
+            f"organization {name}: no organizations file to find it in (--organizations FILE "
+            "or EMISSIONS_ORGANIZATIONS)"
+        )
+    return find_organization(read_organizations(base.organizations), name).settings(base)
+
+
 def from_public(
     entries: list[Mapping[str, Any]], keys: Mapping[str, SecretStr]
 ) -> list[Organization]:

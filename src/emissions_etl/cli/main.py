@@ -16,6 +16,7 @@ import typer
 from emissions_etl import __version__
 from emissions_etl.cli.consolidation_option import ConsolidationOption
 from emissions_etl.cli.limit_options import LimitsFileOption, SharedLimitsOption
+from emissions_etl.cli.organization_options import OrganizationOption, OrganizationsOption
 from emissions_etl.cli.terminal import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE, fail, out, warn
 from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
 from emissions_etl.cli.webhook_options import (
@@ -220,6 +221,8 @@ def load(
     limits_file: LimitsFileOption = None,
     shared_limits: SharedLimitsOption = None,
     source: SourceOption = None,
+    organizations: OrganizationsOption = None,
+    organization: OrganizationOption = None,
     mirror: Annotated[
         bool,
         typer.Option(
@@ -245,7 +248,8 @@ def load(
     else among the records the service holds: nothing is created twice.
 
     With a webhook URL, a line says when its endpoint is registered or reused and when each
-    ingest job finishes by its event (or by polling after the wait).
+    ingest job finishes by its event (or by polling after the wait). A group loads for one of
+    its organizations with --organization NAME (its key and id from the organizations file).
     """
     from emissions_etl.cli.profiles_command import profile_options, profile_resource
     from emissions_etl.cli.terminal import check_rejects_target, load_files, print_load_report
@@ -266,6 +270,7 @@ def load(
             "warehouse_data": warehouse_data,
             "limits_file": limits_file,
             "shared_limits": shared_limits.value if shared_limits else None,
+            "organizations": organizations,
         }
         webhooks = webhook_settings(
             webhook_url=webhook_url, webhook_listen=webhook_listen,
@@ -280,7 +285,7 @@ def load(
                 **profile_options(profile, sector_map, default_country),
                 "source": source, "mirror": mirror, "allow_mass_delete": allow_mass_delete,
             },
-            webhooks=webhooks,
+            webhooks=webhooks, organization=organization,
         )  # fmt: skip
     except StrictModeError as error:
         if rejects is not None and error.rejects is not None:

@@ -126,19 +126,24 @@ def load_files(
     settings: Mapping[str, Any] | None = None,
     extra_options: Mapping[str, Any] | None = None,
     webhooks: Mapping[str, Any] | None = None,
+    organization: str | None = None,
 ) -> list[FileOutcome]:
     """Load with live progress (rows read, sent, calculated per file); stops at the first
     file that fails, as a command line should. ``settings`` and ``webhooks``: the command's
-    options, over the EMISSIONS_* environment. What the webhook does is printed as it happens
+    options, over the EMISSIONS_* environment; ``organization``: the one of the organizations
+    file to load for. What the webhook does is printed as it happens
     (on stderr, above the progress)."""
     from rich.progress import Progress, TextColumn, TimeElapsedColumn
 
     from emissions_etl.loading.file_loads import load_files as load_in_order
     from emissions_etl.loading.pipeline import LoadOptions
+    from emissions_etl.organizations import settings_of
     from emissions_etl.settings import Settings
     from emissions_etl.webhooks import WebhookSettings
 
     resolved = Settings(**(settings or {}))
+    if organization:
+        resolved = settings_of(organization, resolved)
     webhook_settings = WebhookSettings(**(webhooks or {}), warehouse=resolved.warehouse)
     options = LoadOptions(strict=strict, dry_run=dry_run, **(extra_options or {}))
     columns = (TextColumn("{task.description}"), TimeElapsedColumn())

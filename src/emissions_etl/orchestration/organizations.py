@@ -28,7 +28,12 @@ from emissions_etl.orchestration.config import (
     resolve_settings,
     secret_block_value,
 )
-from emissions_etl.organizations import Organization, from_public, read_organizations
+from emissions_etl.organizations import (
+    Organization,
+    find_organization,
+    from_public,
+    read_organizations,
+)
 from emissions_etl.settings import Settings
 
 ORGANIZATIONS_VARIABLE = "emissions_organizations"
@@ -62,16 +67,7 @@ def resolve_organizations() -> list[Organization]:
 
 def organization_named(name: str) -> Organization:
     """The organization ``name``, or a ConfigurationError listing the ones there are."""
-    found = resolve_organizations()
-    for organization in found:
-        if organization.name == name:
-            return organization
-    known = ", ".join(o.name for o in found) or "none"
-    raise ConfigurationError(
-        f"no organization named {name!r} (organizations known: {known}); list it in the "
-        f"Prefect variable {ORGANIZATIONS_VARIABLE} (prefect-setup --organizations FILE) or in "
-        "the file EMISSIONS_ORGANIZATIONS names"
-    )
+    return find_organization(resolve_organizations(), name)
 
 
 def settings_for(organization: str | None, *, require: bool = True) -> Settings:
