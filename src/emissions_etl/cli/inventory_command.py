@@ -11,17 +11,17 @@ holds it, or it is not a DuckDB file).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from emissions_etl.cli.consolidation_option import ConsolidationOption
+from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
 from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
 
 if TYPE_CHECKING:
     from emissions_etl.inventory import Inventory
 
-EXIT_UNUSABLE, EXIT_FAILED = 2, 3
 
 
 def inventory_command(
@@ -73,11 +73,11 @@ def inventory_command(
         )
         write_inventory_file(inventory, out, warehouse=str(source.target))
     except (InputError, ConfigurationError, ValidationError, ValueError) as error:
-        _fail(_one_line(error), EXIT_UNUSABLE)
+        fail_now(one_line(error), EXIT_UNUSABLE)
     except OSError as error:
-        _fail(f"cannot write {out}: {error.strerror or error}", EXIT_UNUSABLE)
+        fail_now(f"cannot write {out}: {error.strerror or error}", EXIT_UNUSABLE)
     except EmissionsEtlError as error:
-        _fail(_one_line(error), EXIT_FAILED)
+        fail_now(one_line(error), EXIT_FAILED)
     typer.echo(_summary(out, inventory, str(source.target)))
 
 
@@ -110,14 +110,3 @@ def _summary(out: Path, inventory: Inventory, warehouse: str) -> str:
         f"Scope 3 {tonnes('scope_3')}, total {tonnes('total_location')} co2e "
         f"({inventory.approach}, {when}){note}"
     )
-
-
-def _fail(message: str, code: int) -> NoReturn:
-    """One line on stderr, then exit with ``code`` (never a traceback)."""
-    typer.secho(f"error: {message}", err=True, fg=typer.colors.RED)
-    raise typer.Exit(code)
-
-
-def _one_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__

@@ -14,9 +14,8 @@ from typing import Annotated
 import typer
 
 from emissions_etl.cli.consolidation_option import ConsolidationOption
+from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
 from emissions_etl.cli.warehouse_options import WarehouseOption
-
-EXIT_UNUSABLE, EXIT_FAILED = 2, 3
 
 
 def report_command(
@@ -48,11 +47,11 @@ def report_command(
         path = warehouse if warehouse is not None else Settings().warehouse
         summary = write_report(path, out, consolidation=approach, organization=organization)
     except (InputError, ConfigurationError, ValidationError, ValueError) as error:
-        _fail(_one_line(error), EXIT_UNUSABLE)
+        fail_now(one_line(error), EXIT_UNUSABLE)
     except OSError as error:
-        _fail(f"cannot write {out}: {error.strerror or error}", EXIT_UNUSABLE)
+        fail_now(f"cannot write {out}: {error.strerror or error}", EXIT_UNUSABLE)
     except EmissionsEtlError as error:
-        _fail(_one_line(error), EXIT_FAILED)
+        fail_now(one_line(error), EXIT_FAILED)
     if summary.empty:
         typer.echo(f"{out}: nothing is loaded in {path} yet (the page says so)")
     else:
@@ -61,14 +60,3 @@ def report_command(
             f"{summary.runs:,} runs, {summary.open_rejects:,} open rejects "
             f"({summary.bytes / 1_000_000:.1f} MB)"
         )
-
-
-def _fail(message: str, code: int) -> None:
-    """One line on stderr, then exit with ``code`` (never a traceback)."""
-    typer.secho(f"error: {message}", err=True, fg=typer.colors.RED)
-    raise typer.Exit(code)
-
-
-def _one_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
