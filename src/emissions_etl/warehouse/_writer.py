@@ -250,14 +250,26 @@ class WarehouseWriter:
         return int(count)
 
     def co2e_of_run_rows(self, resource: str, run_id: str) -> float:
-        """co2e the records of the rows run ``run_id`` landed hold now, as the ``emissions``
-        view shows them (a record not calculated yet counts 0)."""
+        """co2e the records of the rows run ``run_id`` landed hold now: each record counted
+        once, whether it names its row's key itself or through the mapping (a record not
+        calculated yet counts 0). Semi-joins on the run's keys, not the ``emissions`` view: the
+        view ranks every mapping and reads every row's payload, which a 200,000-row load does
+        not fit in the writer's 64 MB."""
         [(co2e,)] = self._con.execute(
-            "SELECT coalesce(sum(e.co2e_kg), 0) FROM emissions AS e JOIN source_rows AS s "
-            "ON s.organization_id IS NOT DISTINCT FROM e.organization_id "
-            "AND s.resource = e.resource AND s.source_key = e.source_key "
-            "WHERE s.resource = ? AND s.run_id = ?",
-            [resource, run_id],
+            f"""
+            WITH run_keys AS (
+                SELECT source_key FROM source_rows
+                WHERE {OWN} AND resource = ? AND run_id = ?
+            ), run_ids AS (
+                SELECT remote_id FROM remote_ids
+                WHERE {OWN} AND resource = ? AND source_key IN (SELECT source_key FROM run_keys)
+            )
+            SELECT coalesce(sum(co2e_kg), 0) FROM remote_records
+            WHERE {OWN} AND resource = ?
+              AND (source_key IN (SELECT source_key FROM run_keys)
+                   OR remote_id IN (SELECT remote_id FROM run_ids))
+            """,
+            [self.organization_id, resource, run_id, *[self.organization_id, resource] * 2],
         ).fetchall()
         return float(co2e)
 
