@@ -20,7 +20,7 @@ from xml.parsers import expat
 
 import numpy as np
 
-from emissions_etl.sources.xlsx_extent import parse_reference
+from emissions_etl.sources.xlsx_extent import CellPosition
 
 #: How an error cell's type attribute is written (attributes carry no namespace prefix).
 MARKERS = (b't="e"', b"t='e'")
@@ -89,13 +89,11 @@ def find_error_cells(chunks: Iterable[bytes]) -> ErrorCells:
     return state.found()
 
 
-class _ErrorState:
-    """calamine's position rules (as ``xlsx_extent._ExactState``), keeping error cells."""
+class _ErrorState(CellPosition):
+    """calamine's position rules, keeping error cells."""
 
     def __init__(self) -> None:
-        self.row = 0
-        self.column = 0
-        self.cell: tuple[int, int] | None = None
+        super().__init__()
         self.is_error = False
         self.value: list[str] | None = None
         self.rows = array("q")
@@ -105,15 +103,8 @@ class _ErrorState:
 
     def start(self, name: str, attributes: dict[str, str]) -> None:
         local = name.rpartition(":")[2]
-        if local == "row":
-            if "r" in attributes:
-                self.row = parse_reference(attributes["r"], row_only=True)[0]
-        elif local == "c":
-            if "r" in attributes:
-                row, self.column = parse_reference(attributes["r"])
-                self.cell = (row, self.column)
-            else:
-                self.cell = (self.row, self.column)
+        self.follow_start(local, attributes)
+        if local == "c":
             self.is_error = attributes.get("t") == "e"
         elif local == "v" and self.cell is not None and self.is_error:
             self.value = []
@@ -129,13 +120,9 @@ class _ErrorState:
             self.value = None
             if text and self.cell is not None:
                 self._keep(self.cell, text)
-        elif local == "c" and self.cell is not None:
-            self.column += 1
-            self.cell = None
+        elif local == "c":
             self.is_error = False
-        elif local == "row":
-            self.row += 1
-            self.column = 0
+        self.follow_end(local)
 
     def _keep(self, cell: tuple[int, int], text: str) -> None:
         text = text[:64]

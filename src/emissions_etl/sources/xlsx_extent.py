@@ -237,20 +237,16 @@ def exact_extent(chunks: Iterable[bytes], fits: Callable[[Extent], bool]) -> Ext
     return Extent(state.rows, state.columns, state.merged)
 
 
-class _ExactState:
-    """calamine's position rules (xlsx cells reader), followed element by element."""
+class CellPosition:
+    """calamine's position rules (xlsx cells reader), followed element by element: a row or
+    cell with an ``r`` reference is there, one without follows the one before."""
 
-    def __init__(self, fits: Callable[[Extent], bool]) -> None:
-        self.fits = fits
-        self.rows = self.columns = self.merged = 0
+    def __init__(self) -> None:
         self.row = 0  # 0-based, as calamine counts
         self.column = 0
         self.cell: tuple[int, int] | None = None
-        self.has_value = False
-        self.in_value = False
 
-    def start(self, name: str, attributes: dict[str, str]) -> None:
-        local = name.rpartition(":")[2]
+    def follow_start(self, local: str, attributes: dict[str, str]) -> None:
         if local == "row":
             if "r" in attributes:
                 self.row = parse_reference(attributes["r"], row_only=True)[0]
@@ -260,6 +256,30 @@ class _ExactState:
                 self.cell = (row, self.column)
             else:
                 self.cell = (self.row, self.column)
+
+    def follow_end(self, local: str) -> None:
+        if local == "c" and self.cell is not None:
+            self.column += 1
+            self.cell = None
+        elif local == "row":
+            self.row += 1
+            self.column = 0
+
+
+class _ExactState(CellPosition):
+    """The extent of the cells calamine reads, element by element."""
+
+    def __init__(self, fits: Callable[[Extent], bool]) -> None:
+        super().__init__()
+        self.fits = fits
+        self.rows = self.columns = self.merged = 0
+        self.has_value = False
+        self.in_value = False
+
+    def start(self, name: str, attributes: dict[str, str]) -> None:
+        local = name.rpartition(":")[2]
+        self.follow_start(local, attributes)
+        if local == "c":
             self.has_value = False
         elif local == "is" and self.cell is not None:
             self.has_value = True
@@ -277,16 +297,11 @@ class _ExactState:
         local = name.rpartition(":")[2]
         if local == "v":
             self.in_value = False
-        elif local == "c" and self.cell is not None:
-            if self.has_value:
-                self.rows = max(self.rows, self.cell[0] + 1)
-                self.columns = max(self.columns, self.cell[1] + 1)
-                self._check()
-            self.column += 1
-            self.cell = None
-        elif local == "row":
-            self.row += 1
-            self.column = 0
+        elif local == "c" and self.cell is not None and self.has_value:
+            self.rows = max(self.rows, self.cell[0] + 1)
+            self.columns = max(self.columns, self.cell[1] + 1)
+            self._check()
+        self.follow_end(local)
 
     def _check(self) -> None:
         extent = Extent(self.rows, self.columns, self.merged)
