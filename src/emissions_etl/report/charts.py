@@ -43,57 +43,56 @@ def plot_text(value: Any) -> str:
 
 def month_chart(by_month: pd.DataFrame, unit: str, divisor: float) -> str:
     """co2e by activity month, one stacked bar segment per resource."""
-    figure = go.Figure()
-    for resource in resource_order(list(by_month["resource"].unique())):
-        rows = by_month[by_month["resource"] == resource]
-        figure.add_bar(
-            x=pd.to_datetime(rows["month"]),
-            y=rows["co2e_kg"] / divisor,
-            name=resource_label(resource),
-            marker_color=resource_colour(resource),
-            customdata=rows["records"].astype(int),
-            xperiod="M1",
-            xperiodalignment="middle",
-            hovertemplate=f"%{{x|%B %Y}}<br>%{{y:,.2f}} {unit} co2e"
-            "<br>%{customdata:,} records<extra>%{fullData.name}</extra>",
-        )
-    months = by_month["month"].nunique()
-    figure.update_layout(barmode="stack", height=380)
-    # Labels centred under each month's bar, every month while they fit.
-    figure.update_xaxes(
-        tickformat="%b %Y", ticklabelmode="period", dtick="M1" if months <= 18 else None
-    )
-    figure.update_yaxes(title_text=f"co2e ({unit})", tickformat=",")
-    return _fragment(figure, "chart-by-month")
+    segments = [
+        (resource_label(resource), resource_colour(resource),
+         by_month[by_month["resource"] == resource])
+        for resource in resource_order(list(by_month["resource"].unique()))
+    ]  # fmt: skip
+    return _stacked_by_month(segments, unit, divisor, height=380, div_id="chart-by-month")
 
 
 def scopes_chart(by_month: pd.DataFrame, unit: str, divisor: float) -> str:
     """co2e of each GHG scope by activity month, stacked (the inventory's ``by_month``; records
     outside the scopes or without a date are not drawn)."""
     rows = by_month.dropna(subset=["month", "scope"])
+    segments = [
+        (label, SCOPE_COLOURS[scope], rows[rows["scope"] == scope])
+        for scope, label in SCOPE_LABELS.items()
+        if not rows[rows["scope"] == scope].empty
+    ]
+    return _stacked_by_month(segments, unit, divisor, height=340, div_id="chart-scopes-by-month")
+
+
+def _stacked_by_month(
+    segments: list[tuple[str, str, pd.DataFrame]],
+    unit: str,
+    divisor: float,
+    *,
+    height: int,
+    div_id: str,
+) -> str:
+    """One stacked bar a month, a segment per (name, colour, rows of month, co2e_kg,
+    records), month labels centred under each bar, every month while they fit."""
     figure = go.Figure()
-    for scope, label in SCOPE_LABELS.items():
-        part = rows[rows["scope"] == scope]
-        if part.empty:
-            continue
+    for name, colour, rows in segments:
         figure.add_bar(
-            x=pd.to_datetime(part["month"]),
-            y=part["co2e_kg"].astype("float64") / divisor,
-            name=label,
-            marker_color=SCOPE_COLOURS[scope],
-            customdata=part["records"].astype(int),
+            x=pd.to_datetime(rows["month"]),
+            y=rows["co2e_kg"].astype("float64") / divisor,
+            name=name,
+            marker_color=colour,
+            customdata=rows["records"].astype(int),
             xperiod="M1",
             xperiodalignment="middle",
             hovertemplate=f"%{{x|%B %Y}}<br>%{{y:,.2f}} {unit} co2e"
             "<br>%{customdata:,} records<extra>%{fullData.name}</extra>",
         )
-    months = rows["month"].nunique()
-    figure.update_layout(barmode="stack", height=340)
+    months = pd.concat([rows["month"] for _, _, rows in segments]).nunique() if segments else 0
+    figure.update_layout(barmode="stack", height=height)
     figure.update_xaxes(
         tickformat="%b %Y", ticklabelmode="period", dtick="M1" if months <= 18 else None
     )
     figure.update_yaxes(title_text=f"co2e ({unit})", tickformat=",")
-    return _fragment(figure, "chart-scopes-by-month")
+    return _fragment(figure, div_id)
 
 
 def facility_chart(by_facility: pd.DataFrame, unit: str, divisor: float) -> str:
