@@ -7,7 +7,7 @@ import datetime as dt
 import re
 import shutil
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -72,42 +72,43 @@ def write_xlsx(
 
 def set_cached_values(path: Path, sheet_index: int, values: Mapping[str, float]) -> None:
     """Store a cached result for formula cells, as Excel does on save (openpyxl cannot)."""
-    member = f"xl/worksheets/sheet{sheet_index + 1}.xml"
-    temporary = path.with_suffix(".tmp")
-    with zipfile.ZipFile(path) as source, zipfile.ZipFile(temporary, "w") as target:
-        for item in source.infolist():
-            data = source.read(item.filename)
-            if item.filename == member:
-                xml = data.decode()
-                for ref, value in values.items():
-                    xml = re.sub(
-                        rf'(<c r="{ref}"[^>]*>\s*<f>[^<]*</f>)\s*<v\s*/>',
-                        rf"\g<1><v>{value}</v>",
-                        xml,
-                    )
-                data = xml.encode()
-            target.writestr(item, data)
-    shutil.move(temporary, path)
+
+    def cache(xml: str) -> str:
+        for ref, value in values.items():
+            xml = re.sub(
+                rf'(<c r="{ref}"[^>]*>\s*<f>[^<]*</f>)\s*<v\s*/>', rf"\g<1><v>{value}</v>", xml
+            )
+        return xml
+
+    _rewrite_sheet(path, sheet_index, cache)
 
 
 def set_cached_errors(path: Path, sheet_index: int, errors: Mapping[str, str]) -> None:
     """Store an error as the cached result of formula cells (``t="e"``), as Excel does on save
     when a formula fails (``=1/0`` gives ``#DIV/0!``)."""
+
+    def cache(xml: str) -> str:
+        for ref, error in errors.items():
+            xml, count = re.subn(
+                rf'<c r="{ref}"([^>]*)>\s*(<f>[^<]*</f>)\s*<v\s*/>',
+                rf'<c r="{ref}" t="e"\g<1>>\g<2><v>{error}</v>',
+                xml,
+            )
+            assert count == 1, f"{ref} is not a formula cell"
+        return xml
+
+    _rewrite_sheet(path, sheet_index, cache)
+
+
+def _rewrite_sheet(path: Path, sheet_index: int, rewrite: Callable[[str], str]) -> None:
+    """Replace the XML of the workbook's sheet ``sheet_index`` with ``rewrite`` of it."""
     member = f"xl/worksheets/sheet{sheet_index + 1}.xml"
     temporary = path.with_suffix(".tmp")
     with zipfile.ZipFile(path) as source, zipfile.ZipFile(temporary, "w") as target:
         for item in source.infolist():
             data = source.read(item.filename)
             if item.filename == member:
-                xml = data.decode()
-                for ref, error in errors.items():
-                    xml, count = re.subn(
-                        rf'<c r="{ref}"([^>]*)>\s*(<f>[^<]*</f>)\s*<v\s*/>',
-                        rf'<c r="{ref}" t="e"\g<1>>\g<2><v>{error}</v>',
-                        xml,
-                    )
-                    assert count == 1, f"{ref} is not a formula cell"
-                data = xml.encode()
+                data = rewrite(data.decode()).encode()
             target.writestr(item, data)
     shutil.move(temporary, path)
 
