@@ -12,7 +12,7 @@ from prefect.states import State
 
 from emissions_etl.loading.pipeline import LoadOptions
 from emissions_etl.orchestration.organization_runs import read_back, run_on_the_pool
-from emissions_etl.orchestration.organizations import resolve_organizations
+from emissions_etl.orchestration.organizations import organization_names
 from emissions_etl.orchestration.run_names import nightly_run_name
 from emissions_etl.orchestration.run_states import (
     OUTAGE_RETRIES,
@@ -63,7 +63,7 @@ def nightly_load(
             of them, at once on the pool; else the one organization of the settings.
     """
     with retried_only_on_outage():
-        organizations = [] if organization else [o.name for o in resolve_organizations()]
+        organizations = [] if organization else organization_names()
     if organizations:
         parameters = {"inbox": inbox, "strict": strict, "mirror": mirror,
                       "allow_mass_delete": allow_mass_delete}  # fmt: skip

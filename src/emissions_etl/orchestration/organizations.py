@@ -65,6 +65,16 @@ def resolve_organizations() -> list[Organization]:
     return from_public(listed, keys)
 
 
+def organization_names() -> list[str]:
+    """The names of the organizations to load, without reading their keys (Secret blocks): what
+    a run that starts one run per organization, or names itself, needs."""
+    path = Settings().organizations
+    if path is not None:
+        return [organization.name for organization in read_organizations(path)]
+    listed = _listed(prefect_variable(ORGANIZATIONS_VARIABLE, parse=False))
+    return [str(entry["name"]) for entry in listed]
+
+
 def organization_named(name: str) -> Organization:
     """The organization ``name``, or a ConfigurationError listing the ones there are."""
     return find_organization(resolve_organizations(), name)

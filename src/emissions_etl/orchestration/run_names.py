@@ -41,10 +41,10 @@ def _organization(parameters: dict[str, Any], *, each: bool = False) -> list[str
         return [str(parameters["organization"])]
     if not each:
         return []
-    from emissions_etl.orchestration.organizations import resolve_organizations
+    from emissions_etl.orchestration.organizations import organization_names
 
     try:
-        organizations = resolve_organizations()
+        organizations = organization_names()
     except EmissionsEtlError:
         return []
     return [f"{len(organizations)} organizations"] if organizations else []
