@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pandas as pd
 import pytest
 
@@ -273,3 +274,33 @@ def test_a_rule_declared_again_unchanged_writes_nothing(family: Warehouse) -> No
         writer.declare_inventory_rule("children", CHILD_RULE)
 
     assert written() == before
+
+
+def test_a_resource_described_and_ruled_twice_at_once_is_still_counted_once(
+    family: Warehouse,
+) -> None:
+    """Two writers of a lake describing a resource and declaring its rule at once each append a
+    row (DuckLake's appends never conflict): the views count every record once all the same."""
+
+    def figures() -> tuple[object, ...]:
+        return tuple(
+            family.query(
+                "SELECT (SELECT count(*) FROM emissions) AS rows, "
+                "(SELECT count(*) FROM emissions WHERE is_aggregate) AS aggregates, "
+                "(SELECT sum(co2e_kg) FROM ghg_inventory) AS inventory, "
+                "(SELECT count(*) FROM ghg_inventory_records) AS listed"
+            ).iloc[0]
+        )
+
+    before = figures()
+    assert before == (8, 2, 30.0 + 20.0 + 5.0 + 7.5 + 1.25, 6)
+    with duckdb.connect(str(family.path)) as con:  # what the second writer's appends leave
+        con.execute("INSERT INTO resource_catalog SELECT * FROM resource_catalog")
+        con.execute("INSERT INTO inventory_rules SELECT * FROM inventory_rules")
+    with family.writer():  # a writer opening composes the views from the rules it reads
+        pass
+
+    assert figures() == before
+    with family.writer() as writer:  # describing the resource again leaves one row
+        writer.describe_resource("parents", is_aggregate=True, description="sum of children")
+    assert family.query("SELECT count(*) AS n FROM resource_catalog")["n"].tolist() == [1]

@@ -170,8 +170,8 @@ def print_warehouse_summary(
     runs = warehouse.query(
         "SELECT r.source, r.outcome, r.rows_read, r.rows_rejected, r.rows_unchanged, "
         "r.rows_loaded, r.rows_failed, "
-        "CASE WHEN coalesce(c.is_aggregate, false) THEN NULL ELSE r.co2e_kg END AS co2e_kg "
-        "FROM load_runs AS r LEFT JOIN resource_catalog AS c USING (resource) "
+        "CASE WHEN r.resource IN (SELECT resource FROM resource_catalog WHERE is_aggregate) "
+        "THEN NULL ELSE r.co2e_kg END AS co2e_kg FROM load_runs AS r "
         "ORDER BY r.started_at"
     )
     table = Table("file", "outcome", *ROW_COLUMNS, CO2E_COLUMNS[0], title="Load runs")

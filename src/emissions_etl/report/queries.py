@@ -138,16 +138,18 @@ LAST_RUNS_SQL = """
         JOIN source_rows AS s ON s.organization_id IS NOT DISTINCT FROM e.organization_id
             AND s.resource = e.resource AND s.source_key = e.source_key
         GROUP BY s.run_id
+    ), aggregates AS (
+        SELECT resource FROM resource_catalog WHERE is_aggregate
     )
     SELECT r.run_id, r.resource, r.source, r.outcome, r.started_at, r.finished_at, r.duration_s,
            r.rows_read, r.rows_rejected, r.rows_unchanged, r.rows_sent, r.rows_loaded,
            r.rows_failed, r.error,
-           CASE WHEN coalesce(c.is_aggregate, false) THEN NULL ELSE r.co2e_kg END AS co2e_kg,
+           CASE WHEN r.resource IN (SELECT resource FROM aggregates) THEN NULL
+                ELSE r.co2e_kg END                                   AS co2e_kg,
            CASE WHEN r.run_id IN (SELECT run_id FROM latest)
-                     AND NOT coalesce(c.is_aggregate, false)
+                     AND r.resource NOT IN (SELECT resource FROM aggregates)
                 THEN coalesce(h.co2e_kg, 0) END                      AS co2e_in_service_kg
     FROM load_run_summary AS r
-    LEFT JOIN resource_catalog AS c ON c.resource = r.resource
     LEFT JOIN held AS h ON h.run_id = r.run_id
     ORDER BY r.started_at DESC, r.run_id
     LIMIT $1

@@ -141,9 +141,13 @@ class _StoredRule:
 
 
 def _stored_rules(con: duckdb.DuckDBPyConnection) -> list[_StoredRule]:
+    """The latest rule of each resource: two writers of a lake declaring one at once both
+    append (appends never conflict), and a rule read twice would count its records twice."""
     rows = con.execute(
         "SELECT resource, scope_sql, category_sql, reason_sql, parent_resource, parent_key_sql "
-        "FROM inventory_rules ORDER BY resource"
+        "FROM inventory_rules "
+        "QUALIFY row_number() OVER (PARTITION BY resource ORDER BY declared_at DESC) = 1 "
+        "ORDER BY resource"
     ).fetchall()
     return [
         _StoredRule(

@@ -2,6 +2,8 @@
 -- `emissions` is a public contract: extend it, never rename or drop a column.
 -- Rows of one organization join only rows of the same organization (null for a warehouse
 -- written before organizations were recorded: `IS NOT DISTINCT FROM`).
+-- `resource_catalog` is only ever read through a semi-join: two writers of a lake describing a
+-- resource at once leave it two rows (appends never conflict), which must not double anything.
 
 CREATE OR REPLACE VIEW emissions AS
 WITH mapping AS (
@@ -23,7 +25,7 @@ SELECT
     s.source_row,
     coalesce(f.name, json_extract_string(s.payload, '$.facility')) AS facility_name,
     r.remote_updated_at,
-    coalesce(c.is_aggregate, false)                     AS is_aggregate,
+    r.resource IN (SELECT resource FROM resource_catalog WHERE is_aggregate) AS is_aggregate,
     coalesce(m.source_name, s.source_name)              AS source_name,
     r.organization_id
 FROM remote_records AS r
@@ -35,9 +37,7 @@ LEFT JOIN source_rows AS s
     AND s.resource = r.resource AND s.source_key = coalesce(r.source_key, m.source_key)
 LEFT JOIN facilities AS f
     ON f.organization_id IS NOT DISTINCT FROM r.organization_id
-    AND f.facility_id = r.facility_id
-LEFT JOIN resource_catalog AS c
-    ON c.resource = r.resource;
+    AND f.facility_id = r.facility_id;
 
 CREATE OR REPLACE VIEW load_run_summary AS
 SELECT
