@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _pytest.nodes import Node
 
 from tests.sandbox_fixture import SandboxServer, provisioned_sandbox
 
@@ -19,6 +20,19 @@ def pytest_configure(config: pytest.Config) -> None:
     again (the installed packages are compiled at install, see ``[tool.uv]``)."""
     if not hasattr(config, "workerinput"):
         compileall.compile_dir(Path(__file__).parents[1] / "src", quiet=1)
+        _refuse_groups_that_would_spread(config)
+
+
+def _refuse_groups_that_would_spread(config: pytest.Config) -> None:
+    """``--dist loadgroup`` keeps an ``xdist_group`` on one worker by suffixing each of its tests'
+    node ids (``item._nodeid``): a pytest whose ``nodeid`` reads something else (9.2) silently
+    spreads every group, each worker starting the group's servers again. Refuse to run then."""
+    reads = Node.nodeid.fget.__code__.co_names if Node.nodeid.fget else ()
+    if config.getoption("dist", "no") == "loadgroup" and "_nodeid" not in reads:
+        raise pytest.UsageError(
+            f"pytest {pytest.__version__} ignores pytest-xdist's group marks, so --dist loadgroup "
+            "would not keep a group's tests on one worker: install the pytest the lock pins"
+        )
 
 
 @pytest.fixture(scope="session")
