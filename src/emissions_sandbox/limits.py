@@ -81,9 +81,13 @@ def rate_limited(per_second: int = 30) -> Callable[..., Any]:
     return dependency
 
 
-def concurrency_limited(max_in_flight: int = 10) -> Callable[..., Any]:
-    """A dependency: at most `max_in_flight` requests at once; over it, 429 `Too many concurrent
-    requests` with Retry-After and no X-RateLimit-* headers (rule 3)."""
+def concurrency_limited(max_in_flight: int = 10) -> Any:
+    """A dependency (``Depends``): at most `max_in_flight` requests at once; over it, 429 `Too
+    many concurrent requests` with Retry-After and no X-RateLimit-* headers (rule 3).
+
+    A request leaves the count when its operation ends, before its response is sent: a client
+    that starts its eleventh request once one of ten has answered is within the limit, and must
+    not meet a 429 because the server had not yet counted the answered one out."""
 
     def dependency(
         request: Request, principal: Principal = Depends(require_api_key)
@@ -103,4 +107,4 @@ def concurrency_limited(max_in_flight: int = 10) -> Callable[..., Any]:
             with counters.lock:
                 counters.in_flight[key] -= 1
 
-    return dependency
+    return Depends(dependency, scope="function")

@@ -81,3 +81,17 @@ def test_concurrency_slots_free_up_when_requests_end(sandbox: SandboxServer) -> 
     with _fresh_client(sandbox) as client:
         statuses = [client.post("/_test/concurrency-limited").status_code for _ in range(12)]
     assert statuses == [200] * 12
+
+
+def test_ten_clients_each_waiting_for_its_answer_before_the_next_never_meet_a_429(
+    sandbox: SandboxServer,
+) -> None:
+    """Ten requests in flight at most, each started only once an answer came back: within the
+    limit, so none is refused (a request is counted out before its answer is sent)."""
+
+    def one_after_another(_: int) -> list[int]:
+        return [client.post("/_test/concurrency-limited").status_code for _ in range(40)]
+
+    with _fresh_client(sandbox) as client, ThreadPoolExecutor(10) as pool:
+        statuses = [status for each in pool.map(one_after_another, range(10)) for status in each]
+    assert statuses == [200] * 400

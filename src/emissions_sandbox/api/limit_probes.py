@@ -18,7 +18,7 @@ def rate_limited_probe() -> dict[str, bool]:
     return {"ok": True}
 
 
-@router.post("/concurrency-limited", dependencies=[Depends(concurrency_limited(max_in_flight=10))])
+@router.post("/concurrency-limited", dependencies=[concurrency_limited(max_in_flight=10)])
 def concurrency_limited_probe(hold: float = Query(0.0, ge=0, le=5)) -> dict[str, bool]:
     time.sleep(hold)
     return {"ok": True}

@@ -100,7 +100,7 @@ def create_recharge(
 
 @router.post("/v1/logistics/recharges/bulk", response_model=BulkResult, responses=_V1,
              operation_id="create_logistics_recharges_bulk",
-             dependencies=[Depends(concurrency_limited(max_in_flight=10))])  # fmt: skip
+             dependencies=[concurrency_limited(max_in_flight=10)])  # fmt: skip
 def create_recharges_bulk(
     body: BulkBody, request: Request, principal: Principal = Caller
 ) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from emissions_sandbox.wire_models import PROBLEM_RESPONSES, V1_RESPONSES, V1Err
 router = APIRouter(tags=["logistics"])
 Caller = Depends(require_api_key)
 RATE = Depends(rate_limited(per_second=30))  # interface: Limits, request rate
-CONCURRENCY = Depends(concurrency_limited(max_in_flight=10))  # interface: Limits, concurrent
+CONCURRENCY = concurrency_limited(max_in_flight=10)  # interface: Limits, concurrent
 _V1: dict[int | str, dict[str, Any]] = {
     **V1_RESPONSES,
     422: {"model": V1Error | ValidationProblem},
