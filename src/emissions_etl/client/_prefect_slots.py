@@ -12,6 +12,7 @@ A lease is renewed while it is held and lapses ``LEASE_SECONDS`` after its holde
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import random
 import threading
@@ -43,6 +44,10 @@ class PrefectSlots:
 
     def __init__(self, *, poll_seconds: float = POLL_SECONDS) -> None:
         self._poll = poll_seconds
+        # The Prefect settings of whoever made this (a flow run's, a test's temporary ones):
+        # the first ask may come from a background thread, which starts with none, and a
+        # client made there would talk to a temporary local server instead.
+        self._settings = contextvars.copy_context()
         self._client: SyncPrefectClient | None = None
         self._held: set[UUID] = set()
         self._lock = threading.Lock()
@@ -124,7 +129,7 @@ class PrefectSlots:
             if self._client is None:
                 from prefect.client.orchestration import get_client  # only where it is used
 
-                client = get_client(sync_client=True)
+                client = self._settings.run(get_client, sync_client=True)
                 client.__enter__()
                 self._client = client
                 self._renewer = threading.Thread(
