@@ -46,11 +46,15 @@ def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) 
 
 
 def warehouse_turn(organization: str | None = None) -> AbstractContextManager[None]:
-    """This run's turn on its warehouse: runs that write one warehouse take turns."""
-    warehouse = settings_for(organization, require=False).open_warehouse()
+    """This run's turn on its warehouse: runs that write one warehouse take turns (in a lake,
+    runs that load one organization)."""
+    settings = settings_for(organization, require=False)
     run_id = flow_run.get_id()
     return warehouse_turns.warehouse_turn(
-        warehouse, say=get_run_logger().info, flow_run_id=UUID(run_id) if run_id else None
+        settings.open_warehouse(),
+        say=get_run_logger().info,
+        flow_run_id=UUID(run_id) if run_id else None,
+        organization_id=settings.organization_id,
     )
 
 

@@ -9,9 +9,11 @@ everything. The limit is named after the warehouse's absolute path, so runs of o
 warehouses never wait for each other; ``emissions-etl prefect-setup`` creates it for the
 warehouse it configures, and a run creates the one it needs if it is missing. A warehouse that
 takes several writers at once (``Warehouse.writers_take_turns`` False: a DuckLake whose catalog
-is in PostgreSQL) has no limit and its runs do not wait; a lake whose catalog is a file takes
-turns by that file. To let runs of one warehouse overlap anyway, make its
-limit inactive in the UI (Concurrency).
+is in PostgreSQL) has no such limit: runs of different organizations load it at once, and runs
+of one organization take turns through a limit named after the organization (two of them
+would both find a record missing in the service and both create it). A lake whose catalog is a
+file takes turns by that file. To let runs overlap anyway, make the limit inactive in the UI
+(Concurrency).
 
 A run that dies holding its turn gives it back when its lease lapses (``LEASE_SECONDS``).
 """
@@ -30,6 +32,7 @@ from uuid import UUID
 from emissions_etl.warehouse import Warehouse
 
 PREFIX = "emissions-etl-warehouse-"
+ORGANIZATION_PREFIX = "emissions-etl-organization-"
 #: Seconds a run asks for its turn before it says it is waiting, then between two such lines.
 FIRST_ASK_SECONDS = 5.0
 ASK_SECONDS = 60.0
@@ -50,6 +53,13 @@ def turn_limit_name(warehouse: Warehouse, base: Path | None = None) -> str | Non
     digest = hashlib.sha256(str(path).encode()).hexdigest()[:8]
     stem = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "warehouse"
     return f"{PREFIX}{stem[:40]}-{digest}"
+
+
+def organization_limit_name(organization_id: str) -> str:
+    """``emissions-etl-organization-<organization id>``: the turn of the runs loading one
+    organization into a warehouse that takes several writers at once."""
+    slug = re.sub(r"[^a-z0-9-]+", "-", organization_id.lower()).strip("-")[:80]
+    return f"{ORGANIZATION_PREFIX}{slug or 'default'}"
 
 
 def absolute(path: Path, base: Path | None = None) -> Path:
@@ -82,18 +92,27 @@ def ensure_turn_limit(name: str) -> bool:
 
 @contextmanager
 def warehouse_turn(
-    warehouse: Warehouse, *, say: Say, flow_run_id: UUID | None = None
+    warehouse: Warehouse,
+    *,
+    say: Say,
+    flow_run_id: UUID | None = None,
+    organization_id: str | None = None,
 ) -> Iterator[None]:
-    """Hold the warehouse's turn for the block, waiting for it as long as another run holds
-    it (a line to ``say`` when it starts waiting, then every ``ASK_SECONDS``)."""
+    """Hold the warehouse's turn for the block (or, in a warehouse that takes several writers,
+    the turn of ``organization_id``), waiting for it as long as another run holds it (a line to
+    ``say`` when it starts waiting, then every ``ASK_SECONDS``)."""
     name = turn_limit_name(warehouse)
-    if name is None:
+    if name is not None:
+        what, doing = f"the warehouse {absolute(warehouse.path)}", "writing"
+    elif organization_id:
+        name = organization_limit_name(organization_id)
+        what, doing = f"organization {organization_id} in the lake", "loading"
+    else:
         yield
         return
-    where = absolute(warehouse.path)
     if not ensure_turn_limit(name):
         say(f"the concurrency limit {name} is inactive: this run does not wait for other runs "
-            f"writing {where}")  # fmt: skip
+            f"{doing} {what}")  # fmt: skip
         yield
         return
     from prefect.client.schemas.objects import ConcurrencyLeaseHolder
@@ -117,12 +136,12 @@ def warehouse_turn(
                 break
             except TimeoutError:
                 say(
-                    f"waiting for the warehouse {where}: another run is writing it "
-                    f"({_minutes(time.monotonic() - started)} so far; runs writing it take "
+                    f"waiting for {what}: another run is {doing} it "
+                    f"({_minutes(time.monotonic() - started)} so far; runs {doing} it take "
                     f"turns through the concurrency limit {name})"
                 )
         if attempt:
-            say(f"the warehouse is this run's after {_minutes(time.monotonic() - started)}")
+            say(f"{what} is this run's after {_minutes(time.monotonic() - started)}")
         yield
 
 
