@@ -35,7 +35,11 @@ from emissions_etl.orchestration.organizations import (
     key_block_name,
 )
 from emissions_etl.orchestration.steps import MARKER
-from emissions_etl.orchestration.warehouse_turns import absolute, turn_limit_name
+from emissions_etl.orchestration.warehouse_turns import (
+    ORGANIZATION_PREFIX,
+    absolute,
+    turn_limit_name,
+)
 from emissions_etl.organizations import Organization, read_organizations
 from emissions_etl.settings import DEFAULT_WAREHOUSE, Settings
 from emissions_etl.warehouse import Warehouse
@@ -231,7 +235,7 @@ def ensure_warehouse_turns(settings: Settings, project_dir: Path) -> str:
     name = turn_limit_name(warehouse, base=project_dir)
     if name is None:
         return (f"warehouse {warehouse.target}: takes several writers at once, runs take no turns "
-                "(runs of one organization do, through emissions-etl-organization-<id>)")
+                f"(runs of one organization do, through {ORGANIZATION_PREFIX}<id>)")
     path = absolute(warehouse.path, project_dir)
     outcome = ensure_global_concurrency_limit(name, 1)
     return f"global concurrency limit {name} (1 slot): {outcome}; runs writing {path} take turns"

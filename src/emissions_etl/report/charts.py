@@ -56,9 +56,9 @@ def scopes_chart(by_month: pd.DataFrame, unit: str, divisor: float) -> str:
     outside the scopes or without a date are not drawn)."""
     rows = by_month.dropna(subset=["month", "scope"])
     segments = [
-        (label, SCOPE_COLOURS[scope], rows[rows["scope"] == scope])
+        (label, SCOPE_COLOURS[scope], part)
         for scope, label in SCOPE_LABELS.items()
-        if not rows[rows["scope"] == scope].empty
+        if not (part := rows[rows["scope"] == scope]).empty
     ]
     return _stacked_by_month(segments, unit, divisor, height=340, div_id="chart-scopes-by-month")
 
