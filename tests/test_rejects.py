@@ -6,11 +6,8 @@ from pathlib import Path
 import openpyxl
 import pandas as pd
 
-from emissions_etl.loading.rejects import (
-    REJECT_COLUMNS,
-    write_annotated_workbook,
-    write_rejects_json,
-)
+from emissions_etl.domain.rejects import REJECT_COLUMNS
+from emissions_etl.loading.reject_files import write_annotated_workbook, write_rejects_json
 from emissions_etl.loading.validation import validate_batch
 from emissions_etl.resources import resource_spec
 from emissions_etl.sources import read_source

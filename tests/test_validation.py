@@ -6,8 +6,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from emissions_etl.domain.rejects import REJECT_COLUMNS
 from emissions_etl.errors import UnsupportedSourceError
-from emissions_etl.loading.rejects import REJECT_COLUMNS
 from emissions_etl.loading.validation import ValidationResult, validate_batch
 from emissions_etl.resources import resource_spec
 from emissions_etl.sources import read_source

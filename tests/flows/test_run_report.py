@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from emissions_etl.domain.rejects import REJECT_COLUMNS
 from emissions_etl.errors import ServerError, UnsupportedSourceError
 from emissions_etl.loading.file_loads import FileOutcome
 from emissions_etl.loading.pipeline import LoadSummary
-from emissions_etl.loading.rejects import REJECT_COLUMNS
 from emissions_etl.orchestration.run_report import (
     MAX_VALUE_CHARS,
     rejects_note,

@@ -4,8 +4,8 @@ leg sent again is updated by the service's dedup key, movement id or not."""
 
 from __future__ import annotations
 
+from emissions_etl.domain.row_keys import source_of_key
 from emissions_etl.loading.pipeline import load_file
-from emissions_etl.loading.row_keys import source_of_key
 from emissions_etl.resources import resource_spec
 from emissions_etl.warehouse import Warehouse
 from tests.pipeline.tenancy import Tenant

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from emissions_etl.loading.references import References, ReferenceTable
+from emissions_etl.domain.references import References, ReferenceTable
 from emissions_etl.loading.validation import validate_batch
 from emissions_etl.loading.writing._context import to_payload
 from emissions_etl.resources import resource_spec

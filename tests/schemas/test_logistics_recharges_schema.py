@@ -10,8 +10,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from emissions_etl.domain.references import References, ReferenceTable
 from emissions_etl.loading.pipeline import LoadOptions, iter_validated
-from emissions_etl.loading.references import References, ReferenceTable
 from emissions_etl.resources import resource_spec
 from emissions_etl.resources.logistics_recharges import FUELS, TOCS
 

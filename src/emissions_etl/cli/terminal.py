@@ -68,11 +68,8 @@ def write_rejects(rejects_by_file: Mapping[Path, pd.DataFrame], target: Path) ->
     never tells of an earlier run."""
     import pandas as pd
 
-    from emissions_etl.loading.rejects import (
-        empty_rejects,
-        write_annotated_workbook,
-        write_rejects_json,
-    )
+    from emissions_etl.domain.rejects import empty_rejects
+    from emissions_etl.loading.reject_files import write_annotated_workbook, write_rejects_json
 
     with_rejects = {path: frame for path, frame in rejects_by_file.items() if not frame.empty}
     if target.suffix.lower() != ".xlsx":
@@ -99,7 +96,7 @@ def write_rejects(rejects_by_file: Mapping[Path, pd.DataFrame], target: Path) ->
 
 def print_rejects(rejects: pd.DataFrame, limit: int = REJECTS_SHOWN) -> None:
     """The first rejects, one line each with the reason, and how many more there are."""
-    from emissions_etl.loading.rejects import reject_records
+    from emissions_etl.domain.rejects import reject_records
     from emissions_etl.sources.cells import escape_control_characters as shown
 
     records = reject_records(rejects)

@@ -24,7 +24,7 @@ from openpyxl.comments import Comment
 from openpyxl.styles import PatternFill
 from openpyxl.worksheet.worksheet import Worksheet
 
-from emissions_etl.loading.rejects import REJECT_COLUMNS, reject_records, sort_rejects
+from emissions_etl.domain.rejects import REJECT_COLUMNS, reject_records, sort_rejects
 from emissions_etl.sources.cells import escape_control_characters
 
 #: What XML cannot hold besides the control characters ``escape_control_characters`` shows

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import pandera.pandas as pandera
 
-from emissions_etl.loading.rejects import RejectCode
+from emissions_etl.domain.rejects import RejectCode
 from emissions_etl.sources.cells import (
     as_text,
     has_control_characters,

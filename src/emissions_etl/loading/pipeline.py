@@ -17,6 +17,9 @@ from typing import Any, Protocol
 import numpy as np
 import pandas as pd
 
+from emissions_etl.domain.references import ListingApi, References, fetch_references
+from emissions_etl.domain.rejects import RejectCode, empty_rejects, make_rejects
+from emissions_etl.domain.row_keys import ContentKeys
 from emissions_etl.errors import EmptySourceError, StrictModeError
 from emissions_etl.loading.file_plan import SheetFate
 from emissions_etl.loading.inbox import source_of_folder
@@ -24,9 +27,6 @@ from emissions_etl.loading.mirror import MirrorRequest, finish_interrupted_mirro
 from emissions_etl.loading.prefetch import prefetched
 from emissions_etl.loading.readback import read_records, remote_frame
 from emissions_etl.loading.reconcile import Reconciler
-from emissions_etl.loading.references import ListingApi, References, fetch_references
-from emissions_etl.loading.rejects import RejectCode, empty_rejects, make_rejects
-from emissions_etl.loading.row_keys import ContentKeys
 from emissions_etl.loading.stages import StageClock
 from emissions_etl.loading.validation import validate_batch
 from emissions_etl.loading.writing import (

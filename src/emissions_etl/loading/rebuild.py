@@ -19,9 +19,9 @@ from typing import Any, Protocol
 
 import pandas as pd
 
+from emissions_etl.domain.row_keys import source_of_key
 from emissions_etl.loading.pipeline import describe
 from emissions_etl.loading.readback import fetch_concurrently, fill_path, remote_frame
-from emissions_etl.loading.row_keys import source_of_key
 from emissions_etl.resources import RESOURCES, ResourceSpec
 from emissions_etl.warehouse import Warehouse, WarehouseWriter
 

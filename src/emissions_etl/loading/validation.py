@@ -17,10 +17,10 @@ import numpy as np
 import pandas as pd
 import pandera.pandas as pandera
 
+from emissions_etl.domain.rejects import RejectCode, empty_rejects, make_rejects, sort_rejects
+from emissions_etl.domain.row_keys import ContentKeys, row_keys, source_hash
 from emissions_etl.errors import UnsupportedSourceError
 from emissions_etl.loading.cell_kinds import ColumnRule, Parsed, column_rules, parse_column
-from emissions_etl.loading.rejects import RejectCode, empty_rejects, make_rejects, sort_rejects
-from emissions_etl.loading.row_keys import ContentKeys, row_keys, source_hash
 from emissions_etl.resources import ResourceSpec
 from emissions_etl.sources.cells import as_text, is_blank
 from emissions_etl.sources.formula_errors import formula_error, formula_errors

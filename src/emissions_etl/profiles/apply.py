@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from emissions_etl.loading.rejects import RejectCode, empty_rejects, make_rejects
+from emissions_etl.domain.rejects import RejectCode, empty_rejects, make_rejects
 from emissions_etl.profiles.catalog import ColumnRule, Profile
 from emissions_etl.profiles.inputs import ProfileInputs
 from emissions_etl.profiles.tables import Table, shipped_table, table_key, user_table

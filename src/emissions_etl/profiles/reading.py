@@ -15,8 +15,8 @@ from typing import Protocol
 
 import pandas as pd
 
+from emissions_etl.domain.rejects import empty_rejects
 from emissions_etl.errors import SourceNotFoundError, UnsupportedSourceError
-from emissions_etl.loading.rejects import empty_rejects
 from emissions_etl.profiles.apply import ProfileMapper
 from emissions_etl.profiles.catalog import Profile, profile_named
 from emissions_etl.profiles.detect import (

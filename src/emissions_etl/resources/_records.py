@@ -7,7 +7,7 @@ from typing import Any
 
 import pandas as pd
 
-from emissions_etl.loading.row_keys import key_text
+from emissions_etl.domain.row_keys import key_text
 from emissions_etl.sources.frames import ORIGIN_COLUMNS
 
 #: Columns that ride along with every record: where the row came from, its key and hash.

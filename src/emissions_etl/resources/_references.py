@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from emissions_etl.loading.references import ReferenceList
+from emissions_etl.domain.references import ReferenceList
 
 #: The organization's facilities, by name; landed in the warehouse's ``facilities`` table.
 FACILITIES = ReferenceList(

@@ -17,7 +17,7 @@ import pandas as pd
 import pandera.pandas as pa
 
 from emissions_etl.client import LimitPolicy
-from emissions_etl.loading.references import ReferenceList, References
+from emissions_etl.domain.references import ReferenceList, References
 from emissions_etl.warehouse import InventoryRule
 
 #: Interface, Limits: "Records per request 5,000".

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from emissions_etl.loading.references import ReferenceList, References, unknown_rejects
-from emissions_etl.loading.rejects import RejectCode, empty_rejects
+from emissions_etl.domain.references import ReferenceList, References, unknown_rejects
+from emissions_etl.domain.rejects import RejectCode, empty_rejects
 from emissions_etl.resources._records import keep_origin
 from emissions_etl.resources._spec import (
     Finding,

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from emissions_etl.loading.references import References
-from emissions_etl.loading.rejects import empty_rejects
+from emissions_etl.domain.references import References
+from emissions_etl.domain.rejects import empty_rejects
 from emissions_etl.resources._records import keep_origin, named
 from emissions_etl.resources._references import FACILITIES
 from emissions_etl.resources._spec import (

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from emissions_etl.loading.references import References, unknown_rejects
-from emissions_etl.loading.rejects import RejectCode, empty_rejects
+from emissions_etl.domain.references import References, unknown_rejects
+from emissions_etl.domain.rejects import RejectCode, empty_rejects
 from emissions_etl.resources._records import keep_origin, named
 from emissions_etl.resources._references import FACILITIES
 from emissions_etl.resources._spec import (

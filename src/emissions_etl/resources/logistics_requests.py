@@ -19,9 +19,9 @@ from typing import Any
 import pandas as pd
 
 from emissions_etl.client import LimitPolicy
-from emissions_etl.loading.references import ReferenceList, References, unknown_rejects
-from emissions_etl.loading.rejects import RejectCode, empty_rejects
-from emissions_etl.loading.row_keys import key_text, source_of_key
+from emissions_etl.domain.references import ReferenceList, References, unknown_rejects
+from emissions_etl.domain.rejects import RejectCode, empty_rejects
+from emissions_etl.domain.row_keys import key_text, source_of_key
 from emissions_etl.resources._records import keep_origin
 from emissions_etl.resources._references import TOCS
 from emissions_etl.resources._spec import (

@@ -17,8 +17,8 @@ from typing import Any
 
 import pandas as pd
 
-from emissions_etl.loading.references import References
-from emissions_etl.loading.rejects import empty_rejects
+from emissions_etl.domain.references import References
+from emissions_etl.domain.rejects import empty_rejects
 from emissions_etl.resources._records import keep_origin
 from emissions_etl.resources._spec import (
     Finding,

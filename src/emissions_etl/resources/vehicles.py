@@ -11,9 +11,9 @@ import re
 
 import pandas as pd
 
-from emissions_etl.loading.references import ReferenceList, References, unknown_rejects
-from emissions_etl.loading.rejects import empty_rejects
-from emissions_etl.loading.row_keys import key_text
+from emissions_etl.domain.references import ReferenceList, References, unknown_rejects
+from emissions_etl.domain.rejects import empty_rejects
+from emissions_etl.domain.row_keys import key_text
 from emissions_etl.resources._records import keep_origin
 from emissions_etl.resources._spec import (
     Finding,

@@ -235,7 +235,7 @@ def write_templates_for(specs: Sequence[ResourceSpec], out: Path, *, with_servic
     values: dict[str, dict[str, list[str]]] = {spec.name: {} for spec in specs}
     if with_service:
         from emissions_etl.connection import open_client
-        from emissions_etl.loading.references import fetch_references
+        from emissions_etl.domain.references import fetch_references
         from emissions_etl.settings import Settings
 
         settings = Settings()

@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from emissions_etl.loading.rejects import REJECT_COLUMNS
+from emissions_etl.domain.rejects import REJECT_COLUMNS
 from emissions_etl.warehouse import _inventory, _runs
 from emissions_etl.warehouse._conflicts import retrying
 from emissions_etl.warehouse._connection import fetch_frame

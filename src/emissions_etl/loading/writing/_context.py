@@ -12,8 +12,8 @@ import numpy as np
 import orjson
 import pandas as pd
 
+from emissions_etl.domain.rejects import REJECT_COLUMNS, RejectCode, empty_rejects
 from emissions_etl.errors import ApiStatusError
-from emissions_etl.loading.rejects import REJECT_COLUMNS, RejectCode, empty_rejects
 from emissions_etl.loading.stages import StageClock
 from emissions_etl.resources import ResourceSpec
 from emissions_etl.webhooks.completion import JobCompletion

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 import numpy as np
 import pandas as pd
 
-from emissions_etl.loading.rejects import RejectCode, empty_rejects, make_rejects
+from emissions_etl.domain.rejects import RejectCode, empty_rejects, make_rejects
 
 _KNOWN_SHOWN = 6
 

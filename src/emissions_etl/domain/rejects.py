@@ -1,15 +1,13 @@
-"""Rejected cells: the codes, the frame's columns, and the two ways a person receives them.
+"""Rejected cells: the codes and the frame's columns.
 
 A reject names the file, sheet, row and column as the spreadsheet shows them, the cell's text,
-a stable code and a sentence saying what to change. JSON is for machines and tickets; the
-annotated workbook is for the person who owns the spreadsheet.
+a stable code and a sentence saying what to change. The two ways a person receives them (JSON,
+an annotated workbook) are ``loading.reject_files``.
 """
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -99,19 +97,3 @@ def reject_records(rejects: pd.DataFrame) -> list[dict[str, Any]]:
         {str(key): value for key, value in record.items()} | {"row": int(record["row"])}
         for record in frame.to_dict("records")
     ]
-
-
-def write_rejects_json(rejects: pd.DataFrame, path: Path) -> None:
-    """A UTF-8 JSON array of reject objects, sorted by file, sheet, row and column."""
-    text = json.dumps(reject_records(rejects), ensure_ascii=False, indent=2)
-    Path(path).write_text(text + "\n", "utf-8")
-
-
-def write_annotated_workbook(source: Path, rejects: pd.DataFrame, out: Path) -> str | None:
-    """A copy of ``source`` (xlsx, or csv turned into xlsx) with bad cells filled light red,
-    each carrying its message as a comment, plus a "Rejects" sheet listing them all; any value
-    is written (control characters escaped), never an error. Returns why the copy lacks the
-    workbook's formatting or cells, if it does (``annotated_workbook``)."""
-    from emissions_etl.loading.annotated_workbook import write_annotated
-
-    return write_annotated(Path(source), rejects, Path(out))
