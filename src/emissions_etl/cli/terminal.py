@@ -182,10 +182,11 @@ def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: Path | No
         sent_explained,
     )
     from emissions_etl.loading.pipeline import rejected_rows
+    from emissions_etl.resources import aggregates_in_words
 
     table = Table("file", "resource", "outcome", *ROW_COLUMNS, *CO2E_COLUMNS,
-                  caption="co2e of activity records only: facilities, hubs, vehicles and "
-                  "employees carry sums of other records (not added)")  # fmt: skip
+                  caption=f"co2e of activity records only: {aggregates_in_words()} carry "
+                  "sums of other records (not added)")  # fmt: skip
     for outcome in outcomes:
         s = outcome.summary
         if s is None:

@@ -18,6 +18,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from emissions_etl.inventory.esrs import MARKET_BASED_NOTE
 from emissions_etl.inventory.reading import Inventory
+from emissions_etl.resources import aggregates_in_words
 
 SUFFIXES = (".xlsx", ".csv")
 SHEETS = ("By scope and category", "By month", "By facility", "About")
@@ -147,8 +148,8 @@ def _about(sheet: Worksheet, inventory: Inventory, warehouse: str) -> None:
         ("organization", inventory.organization or "not named (the warehouse was written "
                                                    "before organizations were recorded)"),
         ("unit", "tonnes of co2e (t), shown with one decimal; the cells hold every decimal"),
-        ("excluded", "facilities, logistic hubs, vehicles and employees: their co2e is the sum "
-                     "of other records', counted once through those"),
+        ("excluded", f"{aggregates_in_words()}: their co2e is the sum of other records', "
+                     "counted once through those"),
         ("Scope 2", f"location-based; market-based {MARKET_BASED_NOTE}"),
         ("not in the total", "records no rule places in a scope, listed with the reason"),
         ("undated", undated),

@@ -6,8 +6,8 @@ Rows: every row read ends rejected, unchanged, loaded, or (rarely) sent but not 
 record the service could not calculate (loaded with status error) or would not change (busy);
 *failed* alone never counts files: a file that could not be loaded is a *failed file*.
 
-co2e: of activity records only. Facilities, logistic hubs, vehicles and employees carry the
-sum of other records' co2e, so theirs is never added (``LoadSummary.is_aggregate``). Two
+co2e: of activity records only. The aggregate resources (``resources.aggregates_in_words``) carry
+the sum of other records' co2e, so theirs is never added (``LoadSummary.is_aggregate``). Two
 figures sit side by side: the co2e of the records this run created or updated (*loaded*), and
 the co2e the records of the files' rows hold in the service once the run ended (*in the
 service*, unchanged rows included): an unchanged re-load loads 0 kg and still holds it all.
@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from emissions_etl.resources import aggregates_in_words
 
 if TYPE_CHECKING:
     from emissions_etl.loading.file_loads import FileOutcome
@@ -31,9 +33,9 @@ LEGEND = (
     "read: data rows in the file; rejected: rows not loaded, with their cells in the rejects; "
     "unchanged: rows whose record already stands as they say; loaded: rows whose record this "
     "run created or updated; failed: rows whose record the service could not calculate or "
-    "would not change now. co2e of activity records only (facilities, hubs, vehicles and "
-    "employees carry sums of other records: not added): loaded by this run, and held in the "
-    "service by the records of the file's rows."
+    f"would not change now. co2e of activity records only ({aggregates_in_words()} carry sums "
+    "of other records: not added): loaded by this run, and held in the service by the records "
+    "of the file's rows."
 )
 
 

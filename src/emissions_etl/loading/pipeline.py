@@ -122,8 +122,8 @@ class LoadSummary:
     #: co2e the records of the file's rows hold in the service once the run ended (unchanged
     #: ones too); None for resources whose co2e sums other records'.
     co2e_in_service_kg: float | None = None
-    #: The resource's co2e is the sum of other records' (facilities, hubs, vehicles,
-    #: employees): never added to a total.
+    #: The resource's co2e is the sum of other records' (``resources.aggregate_resources``):
+    #: never added to a total.
     is_aggregate: bool = False
     job_ids: list[str] = field(default_factory=list)
     rejects: pd.DataFrame = field(default_factory=lambda: empty_rejects())

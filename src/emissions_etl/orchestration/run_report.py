@@ -26,6 +26,7 @@ from emissions_etl.loading.figures import (
 )
 from emissions_etl.loading.file_loads import FileOutcome
 from emissions_etl.loading.pipeline import LoadSummary, rejected_rows
+from emissions_etl.resources import aggregates_in_words
 
 if TYPE_CHECKING:
     from emissions_etl.report import ReportSummary
@@ -200,8 +201,8 @@ def report_markdown(
         f"`{path}` (the link opens on that machine). `emissions-etl report --warehouse "
         f"{warehouse} --out report.html` writes it again wherever the warehouse is.",
         "",
-        "*co2e of activity records only: facilities, hubs, vehicles and employees carry sums of "
-        "other records and are not added.*",
+        f"*co2e of activity records only: {aggregates_in_words()} carry sums of other records "
+        "and are not added.*",
     ]
     return "\n".join(lines)
 

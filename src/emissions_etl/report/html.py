@@ -18,6 +18,7 @@ from emissions_etl.report.inventory_section import inventory_sections
 from emissions_etl.report.queries import LAST_RUNS, TOP_RECORDS, ReportData
 from emissions_etl.report.style import PAGE_CSS
 from emissions_etl.report.tables import outcome_badge, text
+from emissions_etl.resources import aggregates_in_words
 
 TITLE = "Emissions report"
 # Inline scripts and styles only; images as data: or blob: (plotly's PNG download).
@@ -128,14 +129,14 @@ def _headline(data: ReportData) -> str:
 
 
 def _aggregates_note(headline: pd.Series) -> str:
-    """Facilities, hubs, vehicles and employees carry sums of other records' co2e: say they
-    are left out of every figure, so the total is not read as an undercount."""
+    """The aggregate resources carry sums of other records' co2e: say they are left out of
+    every figure, so the total is not read as an undercount."""
     aggregates = int(headline["aggregates"])
     if not aggregates:
         return ""
     return (
-        '<br><span title="Facilities, logistic hubs, vehicles and employees: their co2e is the '
-        f"sum of other records' co2e\">{aggregates:,} aggregate records not added</span>"
+        f'<br><span title="{aggregates_in_words().capitalize()}: their co2e is the sum of other '
+        f"records' co2e\">{aggregates:,} aggregate records not added</span>"
     )
 
 

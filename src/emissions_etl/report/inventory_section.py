@@ -17,6 +17,7 @@ from emissions_etl.inventory.esrs import MARKET_BASED_NOTE
 from emissions_etl.report import charts, numbers
 from emissions_etl.report.cards import card, empty
 from emissions_etl.report.tables import data_table, resource_cell, text
+from emissions_etl.resources import aggregates_in_words
 
 #: Lines shown empty on purpose: their figure exists in the disclosure, not in the service.
 _NOT_GIVEN = frozenset({"scope_2_market", "total_market"})
@@ -31,8 +32,9 @@ def inventory_sections(inventory: Inventory | None, note: str = "") -> tuple[str
     approach = inventory.approach.replace("_", " ")
     hint = (
         f"Tonnes of co2e by scope and Scope 3 category, consolidation approach: "
-        f'<strong id="consolidation-approach">{approach}</strong>. Facilities, logistic hubs, '
-        "vehicles and employees are not added: their co2e sums the records counted here. "
+        f'<strong id="consolidation-approach">{approach}</strong>. '
+        f"{aggregates_in_words().capitalize()} are not added: their co2e sums the records "
+        "counted here. "
         "Records no rule places in a scope follow the total with the reason; the last line is "
         "every activity record's co2e."
     )

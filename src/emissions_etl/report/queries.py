@@ -1,7 +1,7 @@
 """What the report shows, read from the warehouse's documented views and tables in one pass.
 
-co2e figures cover activity records only: rows flagged ``is_aggregate`` (facilities, hubs,
-vehicles, employees, whose co2e sums other records') would count the same co2e twice.
+co2e figures cover activity records only: rows flagged ``is_aggregate`` (the aggregate
+resources, whose co2e sums other records') would count the same co2e twice.
 Every figure is aggregated in DuckDB (the warehouse may hold millions of records); only the
 handful of rows a chart or table needs comes back as a frame. Read-only, through
 ``Warehouse.query``: the report never holds the writer's lock.
@@ -30,8 +30,8 @@ LATEST_REJECTS = 15
 #: The relations the report reads; a file with none of them is a warehouse nothing landed in.
 REQUIRED_RELATIONS = ("emissions", "load_run_summary", "rejects", "load_runs")
 
-#: Records whose co2e adds up: not those of facilities, hubs, vehicles or employees, whose co2e
-#: is the sum of other records' (warehouse README: ``is_aggregate``, "leave these rows out of
+#: Records whose co2e adds up: not those of the aggregate resources, whose co2e is the sum of
+#: other records' (warehouse README: ``is_aggregate``, "leave these rows out of
 #: totals"). A warehouse written before the column existed holds activity records only.
 ACTIVITY = "(SELECT * FROM emissions WHERE NOT is_aggregate)"
 ACTIVITY_BEFORE_AGGREGATES = "emissions"

@@ -67,6 +67,19 @@ def in_dependency_order(specs: Iterable[ResourceSpec]) -> list[ResourceSpec]:
 RESOURCES: Mapping[str, ResourceSpec] = _load()
 
 
+def aggregate_resources() -> tuple[str, ...]:
+    """The resources whose records' co2e is the sum of other records' (``Readback.is_aggregate``):
+    never added to a total, which would count that co2e twice."""
+    return tuple(name for name, spec in RESOURCES.items() if spec.readback.is_aggregate)
+
+
+def aggregates_in_words() -> str:
+    """The aggregate resources as a sentence names them ("facilities, logistic hubs, vehicles
+    and employees"), from the specs, so no text lists them by hand."""
+    words = [name.replace("_", " ") for name in aggregate_resources()]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def resource_spec(name: str) -> ResourceSpec:
     """The declaration of ``name``; ValueError lists the known resources."""
     try:
@@ -86,6 +99,8 @@ __all__ = [
     "SingleCreate",
     "ViewColumn",
     "WriteStrategy",
+    "aggregate_resources",
+    "aggregates_in_words",
     "in_dependency_order",
     "resource_spec",
 ]
