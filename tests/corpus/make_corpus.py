@@ -346,7 +346,8 @@ def truncated_xlsx(path: Path) -> None:
     path.write_bytes(data[: len(data) // 2])
 
 
-def ods_file(path: Path) -> None:
+def damaged_ods(path: Path) -> None:
+    """An .ods that lost its manifest (a zip cut and mended by a mail gateway)."""
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
         archive.writestr("content.xml", "<office:document-content/>")
@@ -377,7 +378,7 @@ def compound_file(streams: Sequence[tuple[str, bytes]]) -> bytes:
             + struct.pack("<HBB", len(encoded), kind, 1)
             + struct.pack("<III", free, right, child)
             + bytes(16 + 4 + 16)
-            + struct.pack("<IIII", start, size, 0, 0)
+            + struct.pack("<III", start, size, 0)
         )
 
     entries = [entry("Root Entry", 5, end, 0, 1 if padded else free, free)]
@@ -406,8 +407,25 @@ def encrypted_xlsx(path: Path) -> None:
     )
 
 
-def legacy_xls(path: Path) -> None:
-    path.write_bytes(compound_file([("Workbook", b"\x09\x08" + os.urandom(300))]))
+def legacy_workbook(rows: Sequence[Sequence[Any]]) -> bytes:
+    """A real Excel 97-2003 (BIFF8) workbook of one sheet "Wastes", as xlwt writes it."""
+    import xlwt
+
+    book = xlwt.Workbook()
+    sheet = book.add_sheet("Wastes")
+    for r, cells in enumerate(rows):
+        for c, value in enumerate(cells):
+            if value not in ("", None):
+                sheet.write(r, c, value)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def damaged_xls(path: Path) -> None:
+    """A real .xls cut short, as an interrupted download leaves it."""
+    data = legacy_workbook([HEADER, *(row(n) for n in range(1, 200))])
+    path.write_bytes(data[: len(data) * 2 // 3])
 
 
 # --- the corpus ----------------------------------------------------------------------------
@@ -424,8 +442,8 @@ CASES: tuple[Case, ...] = (
     Case("many_members.xlsx", many_members, 2, "the zip lists 10,006 members"),
     Case("truncated.xlsx", truncated_xlsx, 2, "damaged or truncated"),
     Case("encrypted.xlsx", encrypted_xlsx, 2, "password-protected"),
-    Case("legacy.xls", legacy_xls, 2, "legacy .xls workbook is not read"),
-    Case("spreadsheet.ods", ods_file, 2, "OpenDocument (.ods) spreadsheet is not read"),
+    Case("damaged.xls", damaged_xls, 2, "the workbook is damaged (sector"),
+    Case("damaged.ods", damaged_ods, 2, "the spreadsheet is damaged (it has no META-INF/manifest"),
     Case("good.xlsx", xlsx(good_rows_xml()), 0),
     Case(
         "long_cell.csv",
