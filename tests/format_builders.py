@@ -359,3 +359,47 @@ if __name__ == "__main__":  # writes the committed .xlsb fixture (see tests/fixt
     write_xlsb(XLSB_FIXTURE, {"Wastes": WASTE_REGISTER, "Lists": [["kg"], ["t"]]},
                hidden=["Lists"])  # fmt: skip
     print(XLSB_FIXTURE, XLSB_FIXTURE.stat().st_size, "bytes")
+
+
+# --- BIFF by hand, for the files xlwt will not write (damaged, hostile, cached errors) ----------
+
+
+def biff_record(kind: int, payload: bytes = b"") -> bytes:
+    return struct.pack("<HH", kind, len(payload)) + payload
+
+
+def biff_workbook(sheets: Sequence[Sequence[bytes]], *, globals_extra: Sequence[bytes] = ()
+                  ) -> bytes:  # fmt: skip
+    """A BIFF8 workbook stream: the globals (BOF, ``globals_extra``, a BOUNDSHEET per sheet,
+    EOF), then each sheet's BOF, records and EOF."""
+    bof = [biff_record(0x0809, struct.pack("<HHHHII", 0x0600, dt_, 0, 1997, 0, 0x06))
+           for dt_ in (0x0005, 0x0010)]  # fmt: skip
+    names = [f"Sheet{n}" for n in range(1, len(sheets) + 1)]
+    bound = [len(name) + 12 for name in names]
+    start = len(bof[0]) + sum(len(r) for r in globals_extra) + sum(bound) + 4
+    substreams, positions = [], []
+    for records in sheets:
+        positions.append(start + sum(len(s) for s in substreams))
+        substreams.append(bof[1] + b"".join(records) + biff_record(0x000A))
+    sheet_records = [
+        biff_record(0x0085, struct.pack("<IBBBB", position, 0, 0, len(name), 0) + name.encode())
+        for position, name in zip(positions, names, strict=True)
+    ]
+    return (bof[0] + b"".join(globals_extra) + b"".join(sheet_records) + biff_record(0x000A)
+            + b"".join(substreams))  # fmt: skip
+
+
+def biff_number(row: int, column: int, value: float) -> bytes:
+    return biff_record(0x0203, struct.pack("<HHHd", row, column, 15, value))
+
+
+def biff_label(row: int, column: int, text: str) -> bytes:
+    return biff_record(0x0204, struct.pack("<HHHHB", row, column, 15, len(text), 0) + text.encode())
+
+
+def biff_formula_error(row: int, column: int, error: str) -> bytes:
+    """A formula cell whose cached result is ``error`` (how Excel stores a failed formula)."""
+    value = bytes([2, 0, _BIFF_ERRORS[error], 0, 0, 0, 0xFF, 0xFF])
+    formula = bytes([0x1E, 1, 0, 0x1E, 0, 0, 0x06])  # =1/0 (PtgInt 1, PtgInt 0, PtgDiv)
+    return biff_record(0x0006, struct.pack("<HHH", row, column, 15) + value
+                       + struct.pack("<HIH", 0, 0, len(formula)) + formula)  # fmt: skip
