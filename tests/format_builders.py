@@ -355,6 +355,18 @@ REGISTER_REJECTS = {(6, "Base quantity", "INVALID_NUMBER"), (7, "Base quantity",
 XLSB_FIXTURE = Path(__file__).parent / "fixtures" / "waste_register.xlsb"
 
 
+def register_xlsx(path: Path) -> Path:
+    """WASTE_REGISTER as Excel saves it in an .xlsx: the title merged, the failed formula's
+    error cached."""
+    from tests.builders import set_cached_errors, write_xlsx
+
+    rows = [[cell.value if isinstance(cell, Merged) else "=1/0" if isinstance(cell, Shown)
+             else cell for cell in cells] for cells in WASTE_REGISTER]  # fmt: skip
+    write_xlsx(path, {"Wastes": rows}, merged={"Wastes": ["A1:D1"]})
+    set_cached_errors(path, 0, {"E7": "#DIV/0!"})
+    return path
+
+
 if __name__ == "__main__":  # writes the committed .xlsb fixture (see tests/fixtures/README.md)
     write_xlsb(XLSB_FIXTURE, {"Wastes": WASTE_REGISTER, "Lists": [["kg"], ["t"]]},
                hidden=["Lists"])  # fmt: skip

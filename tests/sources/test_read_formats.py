@@ -18,14 +18,13 @@ from emissions_etl.errors import UnsupportedSourceError
 from emissions_etl.resources import resource_spec
 from emissions_etl.sources import read_source
 from emissions_etl.sources.peek import peek_rows, sheet_names
-from tests.builders import set_cached_errors, write_xlsx
 from tests.format_builders import (
     REGISTER_HEADER,
     WASTE_REGISTER,
     XLSB_FIXTURE,
     Merged,
-    Shown,
     register_row,
+    register_xlsx,
     write_html,
     write_ods,
     write_xls,
@@ -42,16 +41,6 @@ def read(path: Path, **options: Any) -> pd.DataFrame:
     batches = read_source(path, expected_columns=WASTES.columns, aliases=WASTES.aliases,
                           required_columns=WASTES.required_columns, **options)  # fmt: skip
     return pd.concat(list(batches), ignore_index=True)
-
-
-def register_xlsx(path: Path) -> Path:
-    """WASTE_REGISTER as Excel saves it in an .xlsx: the title merged, the failed formula's
-    error cached."""
-    rows = [[cell.value if isinstance(cell, Merged) else "=1/0" if isinstance(cell, Shown)
-             else cell for cell in cells] for cells in WASTE_REGISTER]  # fmt: skip
-    write_xlsx(path, {"Wastes": rows}, merged={"Wastes": ["A1:D1"]})
-    set_cached_errors(path, 0, {"E7": "#DIV/0!"})
-    return path
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
