@@ -428,6 +428,53 @@ def damaged_xls(path: Path) -> None:
     path.write_bytes(data[: len(data) * 2 // 3])
 
 
+def html_page_without_table(path: Path) -> None:
+    """What SAP serves as "export.xls" when the session expired: a page, no table."""
+    path.write_text(
+        "<!DOCTYPE html><html><head><title>SAP NetWeaver</title></head><body><h1>Session "
+        "expired</h1><p>Log on again to export the report.</p></body></html>"
+    )
+
+
+def html_table(path: Path) -> None:
+    """SAP's "Spreadsheet" export: an HTML table named .xls, decimal commas, a bad date."""
+    from tests.format_builders import html_table as table
+
+    rows = [HEADER, row(1, base_quantity="1.234,5", start_date="01.01.2026"),
+            row(2, end_date="31.02.2026")]  # fmt: skip
+    path.write_text(f"<html><body>{table(rows)}</body></html>")
+
+
+def xls_far_cell(path: Path) -> None:
+    """A real-looking .xls whose hidden second sheet holds one value in IV65536: calamine
+    loads every sheet of an .xls when it opens it, into a grid of 16.7 million cells."""
+    from tests.format_builders import biff_label, biff_number, biff_workbook
+
+    header = [biff_label(0, column, text) for column, text in enumerate(HEADER)]
+    stream = biff_workbook([header, [biff_number(65_535, 255, 1.0)]])
+    path.write_bytes(compound_file([("Workbook", stream)]))
+
+
+def ods_repeat_bomb(path: Path) -> None:
+    """1 KB of .ods: a row of 1,000 values repeated a million times (after the million empty
+    rows LibreOffice writes below the data, so the sheet reaches Excel's last row)."""
+    from tests.format_builders import ods_content, write_ods
+
+    bomb = ('<table:table-row table:number-rows-repeated="1000000"><table:table-cell '
+            'table:number-columns-repeated="1000" office:value-type="float" office:value="1"/>'
+            "</table:table-row>")  # fmt: skip
+    content = ods_content({"Wastes": [HEADER, row(1)]})
+    write_ods(path, {}, content=content.replace("</table:table>", bomb + "</table:table>", 1))
+
+
+def xlsb_far_cell(path: Path) -> None:
+    """An .xlsb with one value in column 4,000,000,001 (calamine's grid would span it)."""
+    from tests.format_builders import write_xlsb, xlsb_record, xlsb_sheet
+
+    far = xlsb_record(0x0005, struct.pack("<IId", 4_000_000_000, 0, 1.0))
+    write_xlsb(path, {"Wastes": []}, parts={"Wastes": xlsb_sheet([HEADER, row(1)], extra=[far])})
+
+
 # --- the corpus ----------------------------------------------------------------------------
 
 CASES: tuple[Case, ...] = (
@@ -445,6 +492,11 @@ CASES: tuple[Case, ...] = (
     Case("damaged.xls", damaged_xls, 2, "the workbook is damaged (sector"),
     Case("damaged.ods", damaged_ods, 2, "the spreadsheet is damaged (it has no META-INF/manifest"),
     Case("good.xlsx", xlsx(good_rows_xml()), 0),
+    Case("session_expired.xls", html_page_without_table, 2, "an HTML page with no table in it"),
+    Case("sap_export.xls", html_table, 1, rejects=((3, "End date", "INVALID_DATE"),)),
+    Case("far_cell.xls", xls_far_cell, 2, "sheet 'Sheet2' uses A1:IV65536"),
+    Case("repeat_bomb.ods", ods_repeat_bomb, 2, "sheet 'Wastes' uses A1:ALL1048576"),
+    Case("far_cell.xlsb", xlsb_far_cell, 2, "4,000,000,001 columns"),
     Case(
         "long_cell.csv",
         write_csv([HEADER, row(1, description="x" * 200_000)]),
