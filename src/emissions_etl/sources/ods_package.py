@@ -32,7 +32,7 @@ from emissions_etl.sources.workbook_package import (
     fits,
 )
 from emissions_etl.sources.xlsx_errors import ErrorCollector
-from emissions_etl.sources.xlsx_extent import Extent
+from emissions_etl.sources.xlsx_extent import Extent, stream_xml
 from emissions_etl.sources.zip_package import ZIP_MAGIC, Inflater, open_members
 
 MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
@@ -69,16 +69,8 @@ def inspect_ods(path: Path) -> ScannedWorkbook:
                 "the spreadsheet is password-protected: remove the password and save again",
             )
         scan = _ContentScan(path)
-        parser = expat.ParserCreate()
-        parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-        parser.buffer_text = True
-        parser.StartElementHandler = scan.start
-        parser.EndElementHandler = scan.end
-        parser.CharacterDataHandler = scan.text
         try:
-            for chunk in inflater.chunks(members[_CONTENT], limits.MAX_SHEET_XML_BYTES):
-                parser.Parse(chunk, False)
-            parser.Parse(b"", True)
+            stream_xml(inflater.chunks(members[_CONTENT], limits.MAX_SHEET_XML_BYTES), scan)
         except (expat.ExpatError, ValueError) as error:
             raise CorruptSourceError(
                 str(path), f"content.xml is not valid spreadsheet XML ({error})"

@@ -16,11 +16,10 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from xml.parsers import expat
 
 import numpy as np
 
-from emissions_etl.sources.xlsx_extent import CellPosition
+from emissions_etl.sources.xlsx_extent import CellPosition, stream_xml
 
 #: How an error cell's type attribute is written (attributes carry no namespace prefix).
 MARKERS = (b't="e"', b"t='e'")
@@ -77,15 +76,7 @@ def find_error_cells(chunks: Iterable[bytes]) -> ErrorCells:
     Raises ``expat.ExpatError`` or ``ValueError`` (a malformed reference) on bad XML.
     """
     state = _ErrorState()
-    parser = expat.ParserCreate()
-    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-    parser.buffer_text = True
-    parser.StartElementHandler = state.start
-    parser.EndElementHandler = state.end
-    parser.CharacterDataHandler = state.text
-    for chunk in chunks:
-        parser.Parse(chunk, False)
-    parser.Parse(b"", True)
+    stream_xml(chunks, state)
     return state.found()
 
 
