@@ -14,6 +14,7 @@ the caps is refused before calamine loads it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -64,7 +65,15 @@ def open_workbook(
 
 
 def inspect_workbook(path: Path, kind: SourceFormat) -> WorkbookPackage:
-    """The package of a workbook of format ``kind``, checked (``workbook_package``)."""
+    """The package of a workbook of format ``kind``, checked (``workbook_package``). Planning a
+    workbook opens it once per sheet: the checks of a file unchanged since are not repeated
+    (an .ods's walk costs several times calamine's own read)."""
+    stat = path.stat()
+    return _inspected(path.resolve(), kind, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=8)
+def _inspected(path: Path, kind: SourceFormat, mtime_ns: int, size: int) -> WorkbookPackage:
     if kind is SourceFormat.XLSX:
         return inspect_xlsx(path)
     if kind is SourceFormat.XLSB:
