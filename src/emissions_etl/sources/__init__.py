@@ -75,11 +75,7 @@ def _open(
     delimiter: str | None,
     batch_rows: int,
 ) -> Iterator[pd.DataFrame]:
-    if not path.is_file():
-        raise SourceNotFoundError(str(path), "no such file")
-    if path.stat().st_size == 0:
-        raise UnsupportedSourceError(str(path), "the file is empty")
-    kind = detect_format(path)
+    kind = _format(path)
     if kind.is_workbook:
         return read_workbook(path, sheet=sheet, namer=namer, batch_rows=batch_rows)
     if kind is SourceFormat.HTML:
