@@ -75,8 +75,11 @@ def set_cached_values(path: Path, sheet_index: int, values: Mapping[str, float])
 
     def cache(xml: str) -> str:
         for ref, value in values.items():
+            empty_value = r"<v\s*(?:/>|></v>)"  # as openpyxl writes it, by version
             xml = re.sub(
-                rf'(<c r="{ref}"[^>]*>\s*<f>[^<]*</f>)\s*<v\s*/>', rf"\g<1><v>{value}</v>", xml
+                rf'(<c r="{ref}"[^>]*>\s*<f>[^<]*</f>)\s*{empty_value}',
+                rf"\g<1><v>{value}</v>",
+                xml,
             )
         return xml
 
@@ -90,7 +93,7 @@ def set_cached_errors(path: Path, sheet_index: int, errors: Mapping[str, str]) -
     def cache(xml: str) -> str:
         for ref, error in errors.items():
             xml, count = re.subn(
-                rf'<c r="{ref}"([^>]*)>\s*(<f>[^<]*</f>)\s*<v\s*/>',
+                rf'<c r="{ref}"([^>]*)>\s*(<f>[^<]*</f>)\s*<v\s*(?:/>|></v>)',
                 rf'<c r="{ref}" t="e"\g<1>>\g<2><v>{error}</v>',
                 xml,
             )

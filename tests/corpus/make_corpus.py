@@ -346,7 +346,8 @@ def truncated_xlsx(path: Path) -> None:
     path.write_bytes(data[: len(data) // 2])
 
 
-def ods_file(path: Path) -> None:
+def damaged_ods(path: Path) -> None:
+    """An .ods that lost its manifest (a zip cut and mended by a mail gateway)."""
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
         archive.writestr("content.xml", "<office:document-content/>")
@@ -377,7 +378,7 @@ def compound_file(streams: Sequence[tuple[str, bytes]]) -> bytes:
             + struct.pack("<HBB", len(encoded), kind, 1)
             + struct.pack("<III", free, right, child)
             + bytes(16 + 4 + 16)
-            + struct.pack("<IIII", start, size, 0, 0)
+            + struct.pack("<III", start, size, 0)
         )
 
     entries = [entry("Root Entry", 5, end, 0, 1 if padded else free, free)]
@@ -406,8 +407,72 @@ def encrypted_xlsx(path: Path) -> None:
     )
 
 
-def legacy_xls(path: Path) -> None:
-    path.write_bytes(compound_file([("Workbook", b"\x09\x08" + os.urandom(300))]))
+def legacy_workbook(rows: Sequence[Sequence[Any]]) -> bytes:
+    """A real Excel 97-2003 (BIFF8) workbook of one sheet "Wastes", as xlwt writes it."""
+    import xlwt
+
+    book = xlwt.Workbook()
+    sheet = book.add_sheet("Wastes")
+    for r, cells in enumerate(rows):
+        for c, value in enumerate(cells):
+            if value not in ("", None):
+                sheet.write(r, c, value)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def damaged_xls(path: Path) -> None:
+    """A real .xls cut short, as an interrupted download leaves it."""
+    data = legacy_workbook([HEADER, *(row(n) for n in range(1, 200))])
+    path.write_bytes(data[: len(data) * 2 // 3])
+
+
+def html_page_without_table(path: Path) -> None:
+    """What SAP serves as "export.xls" when the session expired: a page, no table."""
+    path.write_text(
+        "<!DOCTYPE html><html><head><title>SAP NetWeaver</title></head><body><h1>Session "
+        "expired</h1><p>Log on again to export the report.</p></body></html>"
+    )
+
+
+def html_table(path: Path) -> None:
+    """SAP's "Spreadsheet" export: an HTML table named .xls, decimal commas, a bad date."""
+    from tests.format_builders import html_table as table
+
+    rows = [HEADER, row(1, base_quantity="1.234,5", start_date="01.01.2026"),
+            row(2, end_date="31.02.2026")]  # fmt: skip
+    path.write_text(f"<html><body>{table(rows)}</body></html>")
+
+
+def xls_far_cell(path: Path) -> None:
+    """A real-looking .xls whose hidden second sheet holds one value in IV65536: calamine
+    loads every sheet of an .xls when it opens it, into a grid of 16.7 million cells."""
+    from tests.format_builders import biff_label, biff_number, biff_workbook
+
+    header = [biff_label(0, column, text) for column, text in enumerate(HEADER)]
+    stream = biff_workbook([header, [biff_number(65_535, 255, 1.0)]])
+    path.write_bytes(compound_file([("Workbook", stream)]))
+
+
+def ods_repeat_bomb(path: Path) -> None:
+    """1 KB of .ods: a row of 1,000 values repeated a million times (after the million empty
+    rows LibreOffice writes below the data, so the sheet reaches Excel's last row)."""
+    from tests.format_builders import ods_content, write_ods
+
+    bomb = ('<table:table-row table:number-rows-repeated="1000000"><table:table-cell '
+            'table:number-columns-repeated="1000" office:value-type="float" office:value="1"/>'
+            "</table:table-row>")  # fmt: skip
+    content = ods_content({"Wastes": [HEADER, row(1)]})
+    write_ods(path, {}, content=content.replace("</table:table>", bomb + "</table:table>", 1))
+
+
+def xlsb_far_cell(path: Path) -> None:
+    """An .xlsb with one value in column 4,000,000,001 (calamine's grid would span it)."""
+    from tests.format_builders import write_xlsb, xlsb_record, xlsb_sheet
+
+    far = xlsb_record(0x0005, struct.pack("<IId", 4_000_000_000, 0, 1.0))
+    write_xlsb(path, {"Wastes": []}, parts={"Wastes": xlsb_sheet([HEADER, row(1)], extra=[far])})
 
 
 # --- the corpus ----------------------------------------------------------------------------
@@ -424,9 +489,14 @@ CASES: tuple[Case, ...] = (
     Case("many_members.xlsx", many_members, 2, "the zip lists 10,006 members"),
     Case("truncated.xlsx", truncated_xlsx, 2, "damaged or truncated"),
     Case("encrypted.xlsx", encrypted_xlsx, 2, "password-protected"),
-    Case("legacy.xls", legacy_xls, 2, "legacy .xls workbook is not read"),
-    Case("spreadsheet.ods", ods_file, 2, "OpenDocument (.ods) spreadsheet is not read"),
+    Case("damaged.xls", damaged_xls, 2, "the workbook is damaged (sector"),
+    Case("damaged.ods", damaged_ods, 2, "the spreadsheet is damaged (it has no META-INF/manifest"),
     Case("good.xlsx", xlsx(good_rows_xml()), 0),
+    Case("session_expired.xls", html_page_without_table, 2, "an HTML page with no table in it"),
+    Case("sap_export.xls", html_table, 1, rejects=((3, "End date", "INVALID_DATE"),)),
+    Case("far_cell.xls", xls_far_cell, 2, "sheet 'Sheet2' uses A1:IV65536"),
+    Case("repeat_bomb.ods", ods_repeat_bomb, 2, "sheet 'Wastes' uses A1:ALL1048576"),
+    Case("far_cell.xlsb", xlsb_far_cell, 2, "4,000,000,001 columns"),
     Case(
         "long_cell.csv",
         write_csv([HEADER, row(1, description="x" * 200_000)]),

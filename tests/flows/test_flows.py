@@ -133,9 +133,10 @@ def test_a_nightly_run_with_a_corrupt_workbook_fails_and_its_summary_says_why(
     state = run_flow(nightly_load, str(inbox))
 
     assert state.is_failed(), (state.name, state.message)
-    assert state.message.startswith("corrupt.xlsx: [UnsupportedSourceError] not an xlsx or csv "
-                                    "file; 3 files, 1 failed; rows read 6, rejected 1, unchanged "
-                                    "0, loaded 5, failed 0; co2e ")  # fmt: skip
+    assert state.message.startswith("corrupt.xlsx: [UnsupportedSourceError] not a workbook (xlsx, "
+                                    "xls, xlsb, ods), an HTML table or a csv file (binary "
+                                    "content); 3 files, 1 failed; rows read 6, rejected 1, "
+                                    "unchanged 0, loaded 5, failed 0; co2e ")  # fmt: skip
     assert remote_waste_count(flow_env) == 5  # the other files loaded all the same
     run = flow_run_of(state)
     assert run.name == f"nightly {flow_env.workdir.name}/inbox"
@@ -152,7 +153,7 @@ def test_a_nightly_run_with_a_corrupt_workbook_fails_and_its_summary_says_why(
     assert artifacts["summary"].key == "emissions-nightly-load-summary"  # the flow's name
     markdown = str(artifacts["summary"].data)
     assert "| wastes | failed |" in summary_line(markdown, "corrupt.xlsx")
-    assert "- **corrupt.xlsx**: [UnsupportedSourceError] not an xlsx or csv file" in markdown
+    assert "- **corrupt.xlsx**: [UnsupportedSourceError] not a workbook (xlsx, xls" in markdown
     assert "| succeeded | 3 | 0 | 0 | 3 | 0 |" in summary_line(markdown, "a.xlsx")
     assert "| partial | 3 | 1 | 0 | 2 | 0 |" in summary_line(markdown, "b.xlsx")
     assert "- b.xlsx, sheet Wastes, row 6, Base quantity: " in markdown  # what to change

@@ -229,6 +229,30 @@ def test_a_root_workbook_of_the_inbox_loads_sheet_by_sheet_parents_first(tmp_pat
     }
 
 
+def test_the_inbox_picks_up_every_format_read_and_plans_each_by_its_content(
+    tmp_path: Path,
+) -> None:
+    from tests.format_builders import write_html, write_ods, write_xls, write_xlsb
+
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    fleet, trips = SHEETS["Flota"], SHEETS["Viajes"]
+    write_xls(inbox / "flota.xls", {"Flota": fleet})
+    write_ods(inbox / "viajes.ods", {"Viajes": trips})
+    write_xlsb(inbox / "centros.xlsb", {"Centros": SHEETS["Centros"]})
+    write_html(inbox / "SAP_export.XLS", SHEETS["Residuos"])  # an HTML table SAP calls .xls
+    write_html(inbox / "consumos.htm", SHEETS["Consumos"])
+    (inbox / "notes.pdf").write_bytes(b"%PDF-1.7")  # not picked up
+
+    planned = plan_inbox(inbox)
+
+    assert {entry.path.name: entry.spec.name for entry in planned if entry.spec} == {
+        "flota.xls": "vehicles", "viajes.ods": "business_travels", "centros.xlsb": "facilities",
+        "SAP_export.XLS": "wastes", "consumos.htm": "vehicle_consumptions",
+    }  # fmt: skip
+    assert all(entry.spec is not None for entry in planned)
+
+
 def test_every_sample_file_put_at_the_inbox_root_goes_to_its_folders_resource() -> None:
     samples = sorted((ROOT / "sample_data" / "inbox").glob("*/*.*"))
     files = [path for path in samples if path.suffix in (".xlsx", ".csv", ".txt")]

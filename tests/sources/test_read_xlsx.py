@@ -153,7 +153,7 @@ def test_a_missing_file_raises_source_not_found(tmp_path: Path) -> None:
 def test_a_file_that_is_not_a_spreadsheet_is_unsupported(tmp_path: Path) -> None:
     path = tmp_path / "photo.png"
     path.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(100))
-    with pytest.raises(UnsupportedSourceError, match="not an xlsx or csv"):
+    with pytest.raises(UnsupportedSourceError, match=r"not a workbook \(xlsx, xls, xlsb, ods\)"):
         read(path)
 
 

@@ -14,13 +14,12 @@ from emissions_etl.errors import (
     CorruptSourceError,
     EncryptedSourceError,
     SourceTooLargeError,
-    UnsupportedSourceError,
 )
 from emissions_etl.resources import resource_spec
 from emissions_etl.sources import limits, read_source
 from emissions_etl.sources.peek import peek_rows
 from emissions_etl.sources.xlsx_extent import Extent, _fast_extent, exact_extent
-from emissions_etl.sources.xlsx_package import inspect_workbook
+from emissions_etl.sources.xlsx_package import inspect_xlsx as inspect_workbook
 from tests.corpus.make_corpus import (
     HEADER,
     cell_xml,
@@ -118,7 +117,7 @@ def test_a_single_far_cell_is_refused_before_calamine_loads_the_sheet(tmp_path: 
     with pytest.raises(SourceTooLargeError, match=r"uses A1:XFD1048576 \(16,384 columns"):
         read(path)
     with pytest.raises(SourceTooLargeError):
-        peek_rows(path, workbook=True)
+        peek_rows(path)
 
 
 def test_far_cells_without_value_do_not_count(tmp_path: Path) -> None:
@@ -198,7 +197,7 @@ def test_an_ole_container_is_an_encrypted_workbook_or_a_legacy_one(tmp_path: Pat
     legacy.write_bytes(compound_file([("Workbook", b"z")]))
     with pytest.raises(EncryptedSourceError, match="password"):
         read(encrypted)
-    with pytest.raises(UnsupportedSourceError, match="save it as .xlsx"):
+    with pytest.raises(CorruptSourceError, match="the .xls workbook is damaged"):
         read(legacy)
 
 

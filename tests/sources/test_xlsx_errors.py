@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from emissions_etl.sources.xlsx_errors import find_error_cells, has_marker
-from emissions_etl.sources.xlsx_package import inspect_workbook
+from emissions_etl.sources.xlsx_package import inspect_xlsx as inspect_workbook
 from tests.corpus.make_corpus import (
     HEADER,
     Shown,

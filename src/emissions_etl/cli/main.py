@@ -383,9 +383,16 @@ def version() -> None:
 
 
 def _warn_sheet_on_csv(file: Path, sheets: list[str] | None) -> None:
-    if sheets and file.suffix.lower() in (".csv", ".txt", ".tsv"):
+    """--sheet names a workbook's sheets: a csv or an HTML table (by content) has none."""
+    if not sheets:
+        return
+    from emissions_etl.sources import SourceFormat, source_format
+
+    kind = source_format(file)
+    if not kind.is_workbook:
+        what = "an HTML table" if kind is SourceFormat.HTML else "a csv file"
         named = " ".join(f"--sheet {sheet!r}" for sheet in sheets)
-        warn(f"{file.name} is a csv file: it has no sheets, {named} is ignored")
+        warn(f"{file.name} is {what}: it has no sheets, {named} is ignored")
 
 
 # Last, and cheap to import: prefect_setup imports Prefect only inside its functions.

@@ -1,10 +1,11 @@
 """The annotated rejects workbook: a copy of the file with its bad cells marked, for the person
 who owns the spreadsheet.
 
-The copy is the workbook itself when openpyxl can open it (formatting kept), else the values the
-reader read (a csv, or a workbook openpyxl refuses), else only the list of rejects with a note
-saying why; whatever the file holds, something is written and nothing raises. Every value
-goes in as text a workbook can hold: control characters, which XML cannot carry and openpyxl
+The copy is the workbook itself when openpyxl can open it (an xlsx: formatting kept), else the
+values the reader read (a csv; an .xls, .xlsb or .ods, whose format is not written back, or an
+HTML table: with a note saying so; a workbook openpyxl refuses), else only the list of rejects
+with a note saying why; whatever the file holds, something is written and nothing raises. Every
+value goes in as text a workbook can hold: control characters, which XML cannot carry and openpyxl
 refuses, are shown escaped (``Madrid\\x00Warehouse``), text is cut at Excel's 32,767
 characters, and text starting with ``=`` stays text (a csv cell never becomes a formula).
 """
@@ -56,7 +57,7 @@ def write_annotated(source: Path, rejects: pd.DataFrame, out: Path) -> str | Non
     its message as a comment, and a "Rejects" sheet listing them all. Returns why the copy
     lacks the workbook's formatting or cells (None when it has them)."""
     rejects = sort_rejects(rejects)
-    workbook, note = _copy_of(Path(source))
+    workbook, note = _copy_of(Path(source), rejects)
     for sheet_name, sheet_rejects in rejects.groupby("sheet", sort=False):
         sheet = _sheet_for(workbook, str(sheet_name))
         if sheet is not None:
@@ -68,16 +69,31 @@ def write_annotated(source: Path, rejects: pd.DataFrame, out: Path) -> str | Non
     return note
 
 
-def _copy_of(source: Path) -> tuple[Workbook, str | None]:
+def _copy_of(source: Path, rejects: pd.DataFrame) -> tuple[Workbook, str | None]:
     """The workbook to annotate, and a note when it is less than a full copy."""
-    if source.suffix.lower() in (".xlsx", ".xlsm"):
+    from emissions_etl.sources import SourceFormat, source_format
+
+    try:
+        kind = source_format(source)
+    except Exception:  # noqa: BLE001 - the rejects are still worth writing
+        kind = SourceFormat.TEXT
+    why: str | None = None
+    if kind is SourceFormat.XLSX:
         try:
             return openpyxl.load_workbook(source), None
         except Exception as error:  # noqa: BLE001 - openpyxl raises anything; the values remain
             why = f"openpyxl cannot open it ({type(error).__name__}): its values are copied"
         rows = _workbook_rows(source)
+    elif kind.is_workbook:
+        why = (
+            "the annotated copy is an .xlsx of its values, without its formatting: an "
+            f"{kind.value} file is not written back"
+        )
+        rows = _workbook_rows(source)
+    elif kind is SourceFormat.HTML:
+        why = "the annotated copy is an .xlsx of the HTML table's values"
+        rows = _html_rows(source, rejects)
     else:
-        why = None
         rows = _csv_rows(source)
     try:
         return _workbook_of(rows, default_title=source.stem), why
@@ -95,9 +111,24 @@ def _csv_rows(source: Path) -> Iterable[tuple[str, list[Any]]]:
 
 
 def _workbook_rows(source: Path) -> Iterable[tuple[str, list[Any]]]:
-    from emissions_etl.sources.xlsx_reader import iter_sheet_rows
+    from emissions_etl.sources.workbook_reader import iter_sheet_rows
 
     return iter_sheet_rows(source)
+
+
+def _html_rows(source: Path, rejects: pd.DataFrame) -> Iterable[tuple[str, list[Any]]]:
+    """The rows of the page's table the rejects came from: the first whose top rows name the
+    most of their columns (an HTML table's rows are numbered within it)."""
+    from emissions_etl.sources.html_reader import html_tables
+
+    wanted = {str(column).strip() for column in rejects["column"]} - {""}
+    best: list[list[str]] = []
+    best_score = -1
+    for _, rows in html_tables(source):
+        score = max((len(wanted & {c.strip() for c in row}) for row in rows[:30]), default=0)
+        if score > best_score:
+            best, best_score = rows, score
+    return (("", cells) for cells in best)
 
 
 def _workbook_of(rows: Iterable[tuple[str, list[Any]]], *, default_title: str) -> Workbook:

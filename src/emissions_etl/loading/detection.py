@@ -26,7 +26,6 @@ from emissions_etl.loading.sheet_names import read_sheet_name
 from emissions_etl.profiles.catalog import Profile, profile_named
 from emissions_etl.profiles.detect import fit, near_misses, ranked_fits, usable_profiles
 from emissions_etl.resources import RESOURCES, ResourceSpec
-from emissions_etl.sources import is_workbook
 from emissions_etl.sources.headers import HEADER_SEARCH_ROWS, ColumnNamer, locate_header
 from emissions_etl.sources.peek import peek_rows
 
@@ -244,4 +243,4 @@ def _detectable_profiles() -> list[Profile]:
 def _first_rows(path: Path, sheet: str | None) -> list[list[str]]:
     if not path.is_file():
         raise SourceNotFoundError(str(path), "no such file")
-    return peek_rows(path, sheet=sheet, workbook=is_workbook(path))
+    return peek_rows(path, sheet=sheet)

@@ -133,7 +133,7 @@ def plan_file(
 def _route_sheet(path: Path, sheet: str, picked: bool) -> Route:
     """Where ``sheet`` goes; a sheet with nothing under its header (a template's sheet left
     empty) is skipped, unless picked."""
-    head = peek_rows(path, sheet=sheet, workbook=True)
+    head = peek_rows(path, sheet=sheet)
     found = route(head, sheet=sheet, picked=picked)
     if found.spec is not None and not picked and not has_rows(head, found):
         return Route(None, NO_ROWS, skipped=True)
@@ -154,7 +154,7 @@ def _as_named(
             return [PlannedFile(path, spec)]
         routes = {
             name: Route(spec)
-            if fits_resource(peek_rows(path, sheet=name, workbook=True), spec, profile)
+            if fits_resource(peek_rows(path, sheet=name), spec, profile)
             else Route(None, f"not loaded, its header does not fit {spec.name}", skipped=True)
             for name in names
         }

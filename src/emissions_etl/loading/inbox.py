@@ -19,8 +19,11 @@ from pathlib import Path
 from emissions_etl.errors import InputError
 from emissions_etl.loading.file_plan import PlannedFile, plan_file
 from emissions_etl.resources import RESOURCES, ResourceSpec
+from emissions_etl.sources import READ_SUFFIXES
 
-LOADABLE_SUFFIXES = (".xlsx", ".xlsm", ".csv", ".txt", ".tsv")
+#: The files picked up: workbooks (.xlsx, .xlsm, .xlsb, .xls, .ods), HTML tables (.htm, .html)
+#: and csv (.csv, .txt, .tsv); each is then read as what its content is.
+LOADABLE_SUFFIXES = READ_SUFFIXES
 
 #: A file (or sheets of a workbook) of the inbox and the resource it holds; None with
 #: ``problem`` when it is not loaded (the name it had before workbooks were read by sheet).

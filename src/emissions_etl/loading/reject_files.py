@@ -19,10 +19,11 @@ def write_rejects_json(rejects: pd.DataFrame, path: Path) -> None:
 
 
 def write_annotated_workbook(source: Path, rejects: pd.DataFrame, out: Path) -> str | None:
-    """A copy of ``source`` (xlsx, or csv turned into xlsx) with bad cells filled light red,
-    each carrying its message as a comment, plus a "Rejects" sheet listing them all; any value
-    is written (control characters escaped), never an error. Returns why the copy lacks the
-    workbook's formatting or cells, if it does (``annotated_workbook``)."""
+    """A copy of ``source`` (an xlsx; a csv, .xls, .xlsb, .ods or HTML table turned into xlsx)
+    with bad cells filled light red, each carrying its message as a comment, plus a "Rejects"
+    sheet listing them all; any value is written (control characters escaped), never an
+    error. Returns why the copy lacks the workbook's formatting or cells, if it does
+    (``annotated_workbook``)."""
     from emissions_etl.loading.annotated_workbook import write_annotated
 
     return write_annotated(Path(source), rejects, Path(out))

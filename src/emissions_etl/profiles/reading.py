@@ -29,7 +29,7 @@ from emissions_etl.profiles.detect import (
 )
 from emissions_etl.profiles.inputs import ProfileInputs
 from emissions_etl.resources import ResourceSpec
-from emissions_etl.sources import is_workbook, read_source
+from emissions_etl.sources import read_source
 from emissions_etl.sources.peek import peek_rows
 
 #: Header cells a message lists before "...".
@@ -125,7 +125,7 @@ def _missing_message(found: ProfileFit) -> str:
 def _peek(path: Path, sheet: str | None) -> list[list[str]]:
     if not path.is_file():
         raise SourceNotFoundError(str(path), "no such file")
-    return peek_rows(path, sheet=sheet, workbook=is_workbook(path))
+    return peek_rows(path, sheet=sheet)
 
 
 __all__ = ["ReadOptions", "choose_profile", "read_batches"]

@@ -1,7 +1,8 @@
 """Sources: files people and ERPs produce, read into canonical batches that remember their origin.
 
-``read_source`` is the only entry point; it picks the reader from the file's suffix (or its first
-bytes), finds the header row, renames columns to canonical names and yields bounded batches.
+``read_source`` is the only entry point; it picks the reader from the file's content
+(``formats``: an xlsx, xlsb, xls or ods workbook, an HTML table, or a csv, whatever the file is
+called), finds the header row, renames columns to canonical names and yields bounded batches.
 Whatever the file holds, a problem with the file is one InputError (``boundary``) and no input
 can exhaust memory or time (``limits``: every cap, checked before anything large is built).
 """
@@ -16,24 +17,22 @@ import pandas as pd
 from emissions_etl.errors import SourceNotFoundError, UnsupportedSourceError
 from emissions_etl.sources.boundary import guarded, guarded_batches
 from emissions_etl.sources.csv_reader import read_delimited
+from emissions_etl.sources.formats import READ_SUFFIXES, SourceFormat, detect_format
 from emissions_etl.sources.frames import ORIGIN_COLUMNS
 from emissions_etl.sources.headers import HEADER_SEARCH_ROWS, ColumnNamer, normalise_header
-from emissions_etl.sources.xlsx_reader import read_workbook
+from emissions_etl.sources.html_reader import read_html
+from emissions_etl.sources.workbook_reader import read_workbook
 
 __all__ = [
     "HEADER_SEARCH_ROWS",
     "ORIGIN_COLUMNS",
-    "WORKBOOK_SUFFIXES",
+    "READ_SUFFIXES",
+    "SourceFormat",
     "is_workbook",
     "normalise_header",
     "read_source",
+    "source_format",
 ]
-
-#: Suffixes read by calamine; everything else that is text is read as csv.
-WORKBOOK_SUFFIXES = frozenset({".xlsx", ".xlsm", ".xls", ".xlsb", ".ods"})
-_TEXT_SUFFIXES = frozenset({".csv", ".txt", ".tsv"})
-_ZIP_MAGIC = b"PK\x03\x04"
-_OLE_MAGIC = b"\xd0\xcf\x11\xe0"
 
 
 def read_source(
@@ -76,27 +75,31 @@ def _open(
     delimiter: str | None,
     batch_rows: int,
 ) -> Iterator[pd.DataFrame]:
-    if not path.is_file():
-        raise SourceNotFoundError(str(path), "no such file")
-    if path.stat().st_size == 0:
-        raise UnsupportedSourceError(str(path), "the file is empty")
-    if is_workbook(path):
+    kind = _format(path)
+    if kind.is_workbook:
         return read_workbook(path, sheet=sheet, namer=namer, batch_rows=batch_rows)
+    if kind is SourceFormat.HTML:
+        return read_html(path, namer=namer, batch_rows=batch_rows)
     return read_delimited(
         path, namer=namer, encoding=encoding, delimiter=delimiter, batch_rows=batch_rows
     )
 
 
+def source_format(path: Path) -> SourceFormat:
+    """What the file is, from its content (``formats``); an InputError for a file that is
+    missing, empty, or none of the formats read."""
+    return guarded(path, _format, path)
+
+
+def _format(path: Path) -> SourceFormat:
+    if not path.is_file():
+        raise SourceNotFoundError(str(path), "no such file")
+    if path.stat().st_size == 0:
+        raise UnsupportedSourceError(str(path), "the file is empty")
+    return detect_format(path)
+
+
 def is_workbook(path: Path) -> bool:
-    """True for a workbook (by suffix, or by zip/OLE magic bytes), False for text; a file that
-    is neither by its suffix raises UnsupportedSourceError."""
-    suffix = path.suffix.lower()
-    if suffix in WORKBOOK_SUFFIXES:
-        return True
-    with path.open("rb") as stream:
-        magic = stream.read(4)
-    if magic in (_ZIP_MAGIC, _OLE_MAGIC):
-        return True
-    if suffix in _TEXT_SUFFIXES or not suffix:
-        return False
-    raise UnsupportedSourceError(str(path), f"not an xlsx or csv file (suffix {suffix!r})")
+    """True for a workbook read sheet by sheet (xlsx, xlsb, xls, ods, whatever its name), False
+    for a csv or an HTML table; an InputError when the file is none of the formats read."""
+    return source_format(path).is_workbook

@@ -1,9 +1,11 @@
 """The one place where what the libraries under the readers raise becomes an InputError.
 
-calamine, zipfile, zlib, expat, the csv module, codecs and pandas' parser each raise their own
-exceptions on a damaged or hostile file; callers of ``sources`` only ever see the InputError
-tree (one line, exit code 2), whatever the file holds and whenever it fails: while the
-reader is set up or while batches are read.
+calamine, zipfile, zlib, expat, lxml, the csv module, codecs and pandas' parser each raise
+their own exceptions on a damaged or hostile file; callers of ``sources`` only ever see the
+InputError tree (one line, exit code 2), whatever the file holds and whenever it fails: while
+the reader is set up or while batches are read. A panic in calamine's Rust code, which pyo3
+raises as a ``BaseException`` (``PanicException``), is a damaged file too: the packages check
+what they know would panic, and this is the net under what they do not.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from typing import ParamSpec, TypeVar
 from xml.parsers import expat
 
 import pandas as pd
-from python_calamine import CalamineError
+from lxml import etree
+from python_calamine import CalamineError, PasswordError
 
 from emissions_etl.errors import (
     CorruptSourceError,
@@ -43,6 +46,7 @@ _DAMAGED = (
     pd.errors.ParserError,
     struct.error,
     EOFError,
+    etree.LxmlError,
 )
 
 
@@ -52,7 +56,9 @@ def as_input_error(path: Path, error: Exception) -> InputError:
         return error
     where = str(path)
     detail = f"{type(error).__name__}: {error}".strip()
-    if "password" in str(error).lower() and isinstance(error, CalamineError):
+    if isinstance(error, PasswordError) or (
+        "password" in str(error).lower() and isinstance(error, CalamineError)
+    ):
         return EncryptedSourceError(where, "the workbook is password-protected")
     if isinstance(error, UnicodeError):
         return SourceEncodingError(where, f"the text cannot be decoded ({error})")
@@ -68,12 +74,21 @@ def as_input_error(path: Path, error: Exception) -> InputError:
     return CorruptSourceError(where, f"the file cannot be read ({detail})")
 
 
+def is_panic(error: BaseException) -> bool:
+    """A panic of Rust code (calamine) as pyo3 raises it."""
+    return type(error).__name__ == "PanicException"
+
+
 def guarded(path: Path, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """``call(*args, **kwargs)`` with any exception turned into an InputError."""
     try:
         return call(*args, **kwargs)
     except Exception as error:  # noqa: BLE001 - the boundary: nothing foreign passes
         raise as_input_error(path, error) from None
+    except BaseException as error:
+        if is_panic(error):
+            raise _panicked(path) from None
+        raise
 
 
 def guarded_batches(path: Path, batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
@@ -82,3 +97,13 @@ def guarded_batches(path: Path, batches: Iterator[pd.DataFrame]) -> Iterator[pd.
         yield from batches
     except Exception as error:  # noqa: BLE001 - the boundary: nothing foreign passes
         raise as_input_error(path, error) from None
+    except BaseException as error:
+        if is_panic(error):
+            raise _panicked(path) from None
+        raise
+
+
+def _panicked(path: Path) -> CorruptSourceError:
+    return CorruptSourceError(
+        str(path), "the file is damaged (the workbook reader failed on it): save it again"
+    )

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from emissions_etl.errors import CorruptSourceError, SourceTooLargeError, UnsupportedSourceError
+from emissions_etl.sources.formats import NOT_READ
 from emissions_etl.sources.frames import build_batch
 from emissions_etl.sources.headers import (
     HEADER_SEARCH_ROWS,
@@ -100,7 +101,7 @@ def _refuse_binary(path: Path, sample: bytes) -> None:
         hint = ""
         if sample.count(b"\x00") > len(sample) // 4:
             hint = " (UTF-16 without a byte-order mark? save it as CSV UTF-8)"
-        raise UnsupportedSourceError(str(path), f"not an xlsx or csv file (binary content){hint}")
+        raise UnsupportedSourceError(str(path), f"{NOT_READ} (binary content){hint}")
 
 
 def _read_head(text: DecodedText) -> str:

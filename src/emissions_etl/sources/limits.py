@@ -44,6 +44,8 @@ MAX_SHARED_STRINGS_BYTES = 256 * 1024**2
 MAX_SHARED_STRINGS = 3_000_000
 #: Uncompressed bytes of the other parts calamine reads whole (workbook, styles, relations).
 MAX_PART_BYTES = 64 * 1024**2
+#: Bytes of a compound file's stream calamine reads whole (an .xls's workbook stream).
+MAX_STREAM_BYTES = 1024**3
 
 
 def column_letters(index: int) -> str:

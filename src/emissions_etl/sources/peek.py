@@ -2,33 +2,40 @@
 
 from __future__ import annotations
 
+from contextlib import closing
 from itertools import islice
 from pathlib import Path
 
-from python_calamine import CalamineWorkbook, SheetVisibleEnum
+from python_calamine import SheetVisibleEnum
 
 from emissions_etl.sources.boundary import guarded
 from emissions_etl.sources.csv_reader import read_raw_lines
+from emissions_etl.sources.formats import SourceFormat, detect_format
 from emissions_etl.sources.headers import HEADER_SEARCH_ROWS
-from emissions_etl.sources.xlsx_package import inspect_workbook
+from emissions_etl.sources.html_reader import html_rows
+from emissions_etl.sources.workbook_reader import open_workbook
 
 
 def peek_rows(
-    path: Path, *, sheet: str | None = None, workbook: bool, rows: int = HEADER_SEARCH_ROWS
+    path: Path, *, sheet: str | None = None, rows: int = HEADER_SEARCH_ROWS
 ) -> list[list[str]]:
-    """Up to ``rows`` rows of the named (or first visible) sheet, or of the csv, as text.
+    """Up to ``rows`` rows of the named (or first visible) sheet of a workbook, of the csv, or
+    of the HTML page's tables one after another (its header may be in any of them), as text.
 
     The workbook is checked like ``read_source`` checks it (a sheet over the caps is refused
     before calamine loads it); any problem with the file is an InputError.
     """
-    return guarded(path, _peek, path, sheet, workbook, rows)
+    return guarded(path, _peek, path, sheet, rows)
 
 
-def _peek(path: Path, sheet: str | None, workbook: bool, rows: int) -> list[list[str]]:
-    if not workbook:
+def _peek(path: Path, sheet: str | None, rows: int) -> list[list[str]]:
+    kind = detect_format(path)
+    if kind is SourceFormat.HTML:
+        with closing(html_rows(path)) as found:
+            return [cells for _, _, cells in islice(found, rows)]
+    if not kind.is_workbook:
         return [list(cells) for cells in islice(read_raw_lines(path), rows)]
-    package = inspect_workbook(path)
-    book = CalamineWorkbook.from_path(str(path))
+    book, package = open_workbook(path, kind)
     try:
         names = [m.name for m in book.sheets_metadata if m.visible == SheetVisibleEnum.Visible]
         chosen = sheet if sheet is not None else (names[0] if names else None)
@@ -36,8 +43,8 @@ def _peek(path: Path, sheet: str | None, workbook: bool, rows: int) -> list[list
             return []
         package.check_sheet(chosen)
         package.error_cells(chosen)  # an error value calamine cannot read: named, not a crash
-        found = islice(book.get_sheet_by_name(chosen).iter_rows(), rows)
-        return [["" if cell is None else str(cell) for cell in row] for row in found]
+        head = islice(book.get_sheet_by_name(chosen).iter_rows(), rows)
+        return [["" if cell is None else str(cell) for cell in row] for row in head]
     finally:
         book.close()
 
@@ -50,8 +57,7 @@ def sheet_names(path: Path, *, hidden: bool = False) -> list[str]:
 
 
 def _sheet_names(path: Path, hidden: bool) -> list[str]:
-    inspect_workbook(path)
-    book = CalamineWorkbook.from_path(str(path))
+    book, _ = open_workbook(path)
     try:
         return [
             meta.name

@@ -16,11 +16,10 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from xml.parsers import expat
 
 import numpy as np
 
-from emissions_etl.sources.xlsx_extent import CellPosition
+from emissions_etl.sources.xlsx_extent import CellPosition, stream_xml
 
 #: How an error cell's type attribute is written (attributes carry no namespace prefix).
 MARKERS = (b't="e"', b"t='e'")
@@ -77,29 +76,53 @@ def find_error_cells(chunks: Iterable[bytes]) -> ErrorCells:
     Raises ``expat.ExpatError`` or ``ValueError`` (a malformed reference) on bad XML.
     """
     state = _ErrorState()
-    parser = expat.ParserCreate()
-    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-    parser.buffer_text = True
-    parser.StartElementHandler = state.start
-    parser.EndElementHandler = state.end
-    parser.CharacterDataHandler = state.text
-    for chunk in chunks:
-        parser.Parse(chunk, False)
-    parser.Parse(b"", True)
+    stream_xml(chunks, state)
     return state.found()
 
 
-class _ErrorState(CellPosition):
-    """calamine's position rules, keeping error cells."""
+class ErrorCollector:
+    """Error cells kept as they are found (any format), in arrays: 13 bytes a cell."""
 
     def __init__(self) -> None:
-        super().__init__()
-        self.is_error = False
-        self.value: list[str] | None = None
         self.rows = array("q")
         self.columns = array("i")
         self.codes = array("B")
         self.texts: dict[str, int] = {}
+
+    def keep(self, row: int, column: int, text: str) -> None:
+        """Note the 0-based cell (row, column) showing the error ``text``."""
+        text = text[:64]
+        if len(self.texts) < 256:
+            code = self.texts.setdefault(text, len(self.texts))
+        else:  # no real sheet holds 256 kinds of error: the rest share the last kind
+            code = self.texts.get(text, 255)
+        self.rows.append(row)
+        self.columns.append(column)
+        self.codes.append(code)
+
+    def found(self) -> ErrorCells:
+        """Every cell kept, ordered by row (rows may be written out of order)."""
+        if not self.rows:
+            return NO_ERRORS
+        rows = np.frombuffer(self.rows, dtype=np.int64)
+        order = np.argsort(rows, kind="stable")
+        texts = tuple(sorted(self.texts, key=self.texts.__getitem__))
+        return ErrorCells(
+            rows[order],
+            np.frombuffer(self.columns, dtype=np.int32)[order],
+            np.frombuffer(self.codes, dtype=np.uint8)[order],
+            texts,
+        )
+
+
+class _ErrorState(CellPosition, ErrorCollector):
+    """calamine's position rules, keeping error cells."""
+
+    def __init__(self) -> None:
+        CellPosition.__init__(self)
+        ErrorCollector.__init__(self)
+        self.is_error = False
+        self.value: list[str] | None = None
 
     def start(self, name: str, attributes: dict[str, str]) -> None:
         local = name.rpartition(":")[2]
@@ -119,30 +142,7 @@ class _ErrorState(CellPosition):
             text = "".join(self.value).strip()
             self.value = None
             if text and self.cell is not None:
-                self._keep(self.cell, text)
+                self.keep(self.cell[0], self.cell[1], text)
         elif local == "c":
             self.is_error = False
         self.follow_end(local)
-
-    def _keep(self, cell: tuple[int, int], text: str) -> None:
-        text = text[:64]
-        if len(self.texts) < 256:
-            code = self.texts.setdefault(text, len(self.texts))
-        else:  # no real sheet holds 256 kinds of error: the rest share the last kind
-            code = self.texts.get(text, 255)
-        self.rows.append(cell[0])
-        self.columns.append(cell[1])
-        self.codes.append(code)
-
-    def found(self) -> ErrorCells:
-        if not self.rows:
-            return NO_ERRORS
-        rows = np.frombuffer(self.rows, dtype=np.int64)
-        order = np.argsort(rows, kind="stable")  # rows may be written out of order
-        texts = tuple(sorted(self.texts, key=self.texts.__getitem__))
-        return ErrorCells(
-            rows[order],
-            np.frombuffer(self.columns, dtype=np.int32)[order],
-            np.frombuffer(self.codes, dtype=np.uint8)[order],
-            texts,
-        )

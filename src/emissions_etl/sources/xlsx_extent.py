@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Protocol
 from xml.parsers import expat
 
 import numpy as np
@@ -225,16 +226,33 @@ def exact_extent(chunks: Iterable[bytes], fits: Callable[[Extent], bool]) -> Ext
     Raises ``ValueError`` (from ``parse_reference``) or ``expat.ExpatError`` on bad XML.
     """
     state = _ExactState(fits)
+    stream_xml(chunks, state)
+    return Extent(state.rows, state.columns, state.merged)
+
+
+class XmlHandlers(Protocol):
+    """What ``stream_xml`` calls for each element's start and end and for its text."""
+
+    def start(self, name: str, attributes: dict[str, str]) -> None: ...
+    def end(self, name: str) -> None: ...
+    def text(self, data: str) -> None: ...
+
+
+def stream_xml(chunks: Iterable[bytes], handlers: XmlHandlers) -> None:
+    """Parse the XML in ``chunks`` as it streams, element names as written (no namespace
+    processing, as calamine matches them), entities never expanded.
+
+    Raises ``expat.ExpatError`` on bad XML, and whatever the handlers raise.
+    """
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.buffer_text = True
-    parser.StartElementHandler = state.start
-    parser.EndElementHandler = state.end
-    parser.CharacterDataHandler = state.text
+    parser.StartElementHandler = handlers.start
+    parser.EndElementHandler = handlers.end
+    parser.CharacterDataHandler = handlers.text
     for chunk in chunks:
         parser.Parse(chunk, False)
     parser.Parse(b"", True)
-    return Extent(state.rows, state.columns, state.merged)
 
 
 class CellPosition:

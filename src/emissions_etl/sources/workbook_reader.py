@@ -1,17 +1,20 @@
-"""Read workbooks with python-calamine (Rust, ~8x faster than openpyxl), batch by batch.
+"""Read workbooks with python-calamine (Rust, ~8x faster than openpyxl), batch by batch: .xlsx,
+.xlsm, .xlsb, legacy .xls and OpenDocument .ods, all by one path.
 
 Formulas come back as the value the writing program cached, and a cached error as the text the
-cell shows (``#DIV/0!``: calamine reads it as an empty cell, ``xlsx_errors`` finds where it
-is), which validation rejects as a formula error; merged cells are filled with their top-left
-value; dates formatted as dates come back as dates (serials in unformatted cells stay
-numbers and are converted by validation). calamine loads a whole sheet into one dense grid and
-aborts the process when an allocation fails, so ``xlsx_package`` checks the zip and measures
-each sheet first, and a sheet over the caps is refused before calamine loads it.
+cell shows (``#DIV/0!``: calamine reads it as an empty cell, or in an .ods as the 0 stored under
+it; the format's package finds where it is), which validation rejects as a formula error;
+merged cells are filled with their top-left value; dates formatted as dates come back as dates
+(serials in unformatted cells stay numbers and are converted by validation). calamine loads
+sheets into dense grids and aborts the process when an allocation fails, so each format's
+package (``workbook_package``) checks the file and measures each sheet first, and a sheet over
+the caps is refused before calamine loads it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -21,14 +24,65 @@ import pandas as pd
 from python_calamine import CalamineError, CalamineSheet, CalamineWorkbook, SheetVisibleEnum
 
 from emissions_etl.errors import CorruptSourceError, SheetNotFoundError, UnsupportedSourceError
+from emissions_etl.sources.formats import CALAMINE_SUFFIXES, SourceFormat, detect_format
 from emissions_etl.sources.frames import build_batch
 from emissions_etl.sources.headers import HEADER_SEARCH_ROWS, ColumnNamer, HeaderMatch, find_header
+from emissions_etl.sources.ods_package import inspect_ods
+from emissions_etl.sources.ole_package import open_compound
+from emissions_etl.sources.workbook_package import Merge, WorkbookPackage
+from emissions_etl.sources.xls_package import inspect_xls
+from emissions_etl.sources.xlsb_package import inspect_xlsb
 from emissions_etl.sources.xlsx_errors import ErrorCells
-from emissions_etl.sources.xlsx_package import WorkbookPackage, inspect_workbook
+from emissions_etl.sources.xlsx_package import inspect_xlsx
 
-Merge = tuple[tuple[int, int], tuple[int, int]]
-#: A sheet opened for reading: calamine's sheet, its header, its error cells.
-OpenedSheet = tuple[CalamineSheet, HeaderMatch, ErrorCells]
+#: A sheet opened for reading: calamine's sheet, its header, its error cells, its merges.
+OpenedSheet = tuple[CalamineSheet, HeaderMatch, ErrorCells, list[Merge]]
+
+
+def open_workbook(
+    path: Path, kind: SourceFormat | None = None
+) -> tuple[CalamineWorkbook, WorkbookPackage]:
+    """The workbook opened by calamine as what its content is (whatever its name), after its
+    package was checked; a one-line InputError when it cannot be."""
+    kind = kind or detect_format(path)
+    package = inspect_workbook(path, kind)
+    try:
+        if CALAMINE_SUFFIXES.get(path.suffix, kind) == kind:
+            workbook = CalamineWorkbook.from_path(str(path))
+        else:  # calamine picks its reader by the name: give it the bytes, it finds the format
+            with path.open("rb") as stream:
+                workbook = CalamineWorkbook.from_filelike(stream)
+    except (CalamineError, OSError, ValueError) as error:
+        if "password" in str(error).lower():
+            raise  # the boundary names it
+        raise CorruptSourceError(str(path), f"the workbook cannot be read ({error})") from None
+    try:
+        package.bind(list(workbook.sheet_names))
+    except BaseException:
+        workbook.close()
+        raise
+    return workbook, package
+
+
+def inspect_workbook(path: Path, kind: SourceFormat) -> WorkbookPackage:
+    """The package of a workbook of format ``kind``, checked (``workbook_package``). Planning a
+    workbook opens it once per sheet: the checks of a file unchanged since are not repeated
+    (an .ods's walk costs several times calamine's own read)."""
+    stat = path.stat()
+    return _inspected(path.resolve(), kind, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=8)
+def _inspected(path: Path, kind: SourceFormat, mtime_ns: int, size: int) -> WorkbookPackage:
+    if kind is SourceFormat.XLSX:
+        return inspect_xlsx(path)
+    if kind is SourceFormat.XLSB:
+        return inspect_xlsb(path)
+    if kind is SourceFormat.XLS:
+        return inspect_xls(path, open_compound(path))
+    if kind is SourceFormat.ODS:
+        return inspect_ods(path)
+    raise UnsupportedSourceError(str(path), "not a workbook")
 
 
 def read_workbook(
@@ -38,11 +92,7 @@ def read_workbook(
 
     The sheets and headers are checked before the first batch, so errors raise at the call.
     """
-    package = inspect_workbook(path)
-    try:
-        workbook = CalamineWorkbook.from_path(str(path))
-    except (CalamineError, OSError, ValueError) as error:
-        raise CorruptSourceError(str(path), f"the workbook cannot be read ({error})") from None
+    workbook, package = open_workbook(path)
     try:
         return _open_sheets(
             path, workbook, package, sheet=sheet, namer=namer, batch_rows=batch_rows
@@ -79,7 +129,7 @@ def _open_sheets(
         if not opened:
             raise UnsupportedSourceError(str(path), namer.describe_missing())
         # The sheets read are held together: their cells together are bound by the cap.
-        package.check_total([found_sheet.name for found_sheet, _, _ in opened])
+        package.check_total([found_sheet.name for found_sheet, *_ in opened])
     return _iter_sheets(path, workbook, opened, batch_rows)
 
 
@@ -112,17 +162,28 @@ def _open_sheet(
         label=f"sheet {name!r}, row {{row}}",
         first_column=first_column,
     )
-    return None if header is None else (sheet, header, errors)
+    if header is None:
+        return None
+    merges = package.merged_ranges(name)
+    if merges is None:  # calamine reports them for this format
+        merges = sheet.merged_cell_ranges or []
+    return sheet, header, errors, merges
 
 
 def _read_sheet(
-    path: Path, sheet: CalamineSheet, header: HeaderMatch, errors: ErrorCells, *, batch_rows: int
+    path: Path,
+    sheet: CalamineSheet,
+    header: HeaderMatch,
+    errors: ErrorCells,
+    merged: list[Merge],
+    *,
+    batch_rows: int,
 ) -> Iterator[pd.DataFrame]:
     # iter_rows() starts at the sheet's first row but at its first used column.
     first_column = sheet.start[1] if sheet.start else 0
     merges = [
         ((r0, c0 - first_column), (r1, c1 - first_column))
-        for (r0, c0), (r1, c1) in (sheet.merged_cell_ranges or [])
+        for (r0, c0), (r1, c1) in merged
         if r1 > header.index
     ]
     anchors: dict[Merge, Any] = {}
@@ -141,19 +202,23 @@ def _read_sheet(
 
 
 def _show_errors(batch: list[list[Any]], start: int, first_column: int, errors: ErrorCells) -> None:
-    """Put in each error cell the error it shows, where calamine left it empty."""
+    """Put in each error cell the error it shows, where calamine left it empty (or, in an
+    .ods, the 0 stored under it); a row calamine cut short of the cell is padded to it."""
     for row, column, error in errors.between(start, start + len(batch)):
         cells = batch[row - start]
-        if 0 <= column - first_column < len(cells):
-            cells[column - first_column] = error
+        position = column - first_column
+        if position < 0:
+            continue
+        if position >= len(cells):
+            cells.extend([""] * (position + 1 - len(cells)))
+        cells[position] = error
 
 
 def iter_sheet_rows(path: Path) -> Iterator[tuple[str, list[Any]]]:
     """(sheet name, cells) for every row of every visible sheet, each cell in its column from
     A and error cells as the error they show: the workbook's values, for a copy of it. The
     package is checked as ``read_workbook`` checks it (an InputError, never a crash)."""
-    package = inspect_workbook(path)
-    workbook = CalamineWorkbook.from_path(str(path))
+    workbook, package = open_workbook(path)
     try:
         for meta in workbook.sheets_metadata:
             if meta.visible != SheetVisibleEnum.Visible:
@@ -180,9 +245,9 @@ def _fill_merged(
         if r1 < start or r0 >= end:
             continue
         if start <= r0 < end:
-            anchors[merge] = batch[r0 - start][c0]
+            anchors[merge] = batch[r0 - start][c0] if 0 <= c0 < len(batch[r0 - start]) else ""
         value = anchors.get(merge, "")
         for r in range(max(r0, start), min(r1, end - 1) + 1):
             row = batch[r - start]
-            for c in range(c0, min(c1, len(row) - 1) + 1):
+            for c in range(max(c0, 0), min(c1, len(row) - 1) + 1):
                 row[c] = value
