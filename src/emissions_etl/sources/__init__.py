@@ -4,12 +4,13 @@
 bytes), finds the header row, renames columns to canonical names and yields bounded batches.
 Whatever the file holds, a problem with the file is one InputError (``boundary``) and no input
 can exhaust memory or time (``limits``: every cap, checked before anything large is built).
+A file may be an object in a store (``emissions_etl.storage``): a csv streams from it, a
+workbook is read from a local copy; either way errors name the object.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping
-from pathlib import Path
 
 import pandas as pd
 
@@ -19,6 +20,7 @@ from emissions_etl.sources.csv_reader import read_delimited
 from emissions_etl.sources.frames import ORIGIN_COLUMNS
 from emissions_etl.sources.headers import HEADER_SEARCH_ROWS, ColumnNamer, normalise_header
 from emissions_etl.sources.xlsx_reader import read_workbook
+from emissions_etl.storage import AnyPath, as_path, is_file, local_file, open_binary, size
 
 __all__ = [
     "HEADER_SEARCH_ROWS",
@@ -37,7 +39,7 @@ _OLE_MAGIC = b"\xd0\xcf\x11\xe0"
 
 
 def read_source(
-    path: Path,
+    path: AnyPath,
     *,
     sheet: str | None = None,
     expected_columns: Collection[str],
@@ -60,7 +62,7 @@ def read_source(
     SourceEncodingError, DuplicateColumnError), at the call or while iterating; never another
     exception for anything the file holds.
     """
-    path = Path(path)
+    path = as_path(path)
     if batch_rows < 1:
         raise ValueError("batch_rows must be at least 1")
     namer = ColumnNamer(expected_columns, aliases or {}, required_columns)
@@ -69,31 +71,31 @@ def read_source(
 
 
 def _open(
-    path: Path,
+    path: AnyPath,
     namer: ColumnNamer,
     sheet: str | None,
     encoding: str | None,
     delimiter: str | None,
     batch_rows: int,
 ) -> Iterator[pd.DataFrame]:
-    if not path.is_file():
+    if not is_file(path):
         raise SourceNotFoundError(str(path), "no such file")
-    if path.stat().st_size == 0:
+    if size(path) == 0:
         raise UnsupportedSourceError(str(path), "the file is empty")
     if is_workbook(path):
-        return read_workbook(path, sheet=sheet, namer=namer, batch_rows=batch_rows)
+        return read_workbook(local_file(path), sheet=sheet, namer=namer, batch_rows=batch_rows)
     return read_delimited(
         path, namer=namer, encoding=encoding, delimiter=delimiter, batch_rows=batch_rows
     )
 
 
-def is_workbook(path: Path) -> bool:
+def is_workbook(path: AnyPath) -> bool:
     """True for a workbook (by suffix, or by zip/OLE magic bytes), False for text; a file that
     is neither by its suffix raises UnsupportedSourceError."""
     suffix = path.suffix.lower()
     if suffix in WORKBOOK_SUFFIXES:
         return True
-    with path.open("rb") as stream:
+    with open_binary(path) as stream:
         magic = stream.read(4)
     if magic in (_ZIP_MAGIC, _OLE_MAGIC):
         return True

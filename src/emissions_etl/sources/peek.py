@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from itertools import islice
-from pathlib import Path
 
 from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
@@ -11,10 +10,11 @@ from emissions_etl.sources.boundary import guarded
 from emissions_etl.sources.csv_reader import read_raw_lines
 from emissions_etl.sources.headers import HEADER_SEARCH_ROWS
 from emissions_etl.sources.xlsx_package import inspect_workbook
+from emissions_etl.storage import AnyPath, local_file
 
 
 def peek_rows(
-    path: Path, *, sheet: str | None = None, workbook: bool, rows: int = HEADER_SEARCH_ROWS
+    path: AnyPath, *, sheet: str | None = None, workbook: bool, rows: int = HEADER_SEARCH_ROWS
 ) -> list[list[str]]:
     """Up to ``rows`` rows of the named (or first visible) sheet, or of the csv, as text.
 
@@ -24,9 +24,10 @@ def peek_rows(
     return guarded(path, _peek, path, sheet, workbook, rows)
 
 
-def _peek(path: Path, sheet: str | None, workbook: bool, rows: int) -> list[list[str]]:
+def _peek(path: AnyPath, sheet: str | None, workbook: bool, rows: int) -> list[list[str]]:
     if not workbook:
         return [list(cells) for cells in islice(read_raw_lines(path), rows)]
+    path = local_file(path)
     package = inspect_workbook(path)
     book = CalamineWorkbook.from_path(str(path))
     try:
@@ -42,14 +43,15 @@ def _peek(path: Path, sheet: str | None, workbook: bool, rows: int) -> list[list
         book.close()
 
 
-def sheet_names(path: Path, *, hidden: bool = False) -> list[str]:
+def sheet_names(path: AnyPath, *, hidden: bool = False) -> list[str]:
     """A workbook's sheet names in its order: the visible ones (hidden sheets, such as a
     template's lists of values, hold no one's data), or all with ``hidden``. Any problem with
     the file is an InputError."""
     return guarded(path, _sheet_names, path, hidden)
 
 
-def _sheet_names(path: Path, hidden: bool) -> list[str]:
+def _sheet_names(path: AnyPath, hidden: bool) -> list[str]:
+    path = local_file(path)
     inspect_workbook(path)
     book = CalamineWorkbook.from_path(str(path))
     try:

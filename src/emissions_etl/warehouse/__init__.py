@@ -16,6 +16,7 @@ from emissions_etl.warehouse._inventory import (
 )
 from emissions_etl.warehouse._runs import COUNT_COLUMNS, OUTCOMES
 from emissions_etl.warehouse._schema import SCHEMA_VERSION
+from emissions_etl.warehouse._target import WarehouseTarget
 from emissions_etl.warehouse._warehouse import WRITER_WAIT_SECONDS, Warehouse
 from emissions_etl.warehouse._writer import REMOTE_COLUMNS, WarehouseWriter
 
@@ -30,6 +31,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "WRITER_WAIT_SECONDS",
     "Warehouse",
+    "WarehouseTarget",
     "WarehouseWriter",
     "check_approach",
 ]
