@@ -22,6 +22,9 @@ from emissions_etl.warehouse._extensions import load_packaged
 #: Schemes of the data paths httpfs writes through an S3 secret.
 S3_SCHEMES = ("s3://", "s3a://")
 SECRET_NAME = "emissions_lake_store"
+#: The largest data file written (10,000 parts of S3's least part size, 5 MB).
+UPLOAD_MAX_FILE = "50GB"
+UPLOAD_THREADS = 4
 
 
 def attach_store(con: duckdb.DuckDBPyConnection, data_path: str | None) -> None:
@@ -38,6 +41,11 @@ def attach_store(con: duckdb.DuckDBPyConnection, data_path: str | None) -> None:
         )
     load_packaged(con, "httpfs")
     load_packaged(con, "aws")
+    # httpfs sizes an upload's parts for files of 800 GB (parts of 76 MB, up to 50 at once):
+    # more than a writer's whole memory (WRITER_MEMORY_LIMIT). A lake's Parquet files are far
+    # smaller; 5 MB parts (S3's least), 4 at once, write them within it.
+    con.execute(f"SET s3_uploader_max_filesize = '{UPLOAD_MAX_FILE}'")
+    con.execute(f"SET s3_uploader_thread_limit = {UPLOAD_THREADS}")
     endpoint = s3_endpoint()
     options = ["TYPE s3", "PROVIDER credential_chain"]
     if endpoint.host is not None:
