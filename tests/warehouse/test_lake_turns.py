@@ -21,6 +21,7 @@ from emissions_etl.warehouse._catalog_turn import CatalogTurn
 from emissions_etl.warehouse._target import WarehouseTarget
 from tests.pipeline.tenancy import Tenant, new_tenant
 from tests.postgres_server import PostgresServer, available, running_postgres
+from tests.warehouse.test_lake import lake_env
 
 pytestmark = [
     pytest.mark.skipif(not available(), reason="no PostgreSQL binaries (.ci/run installs them)"),
@@ -45,18 +46,6 @@ FILES = [
 def postgres() -> Iterator[PostgresServer]:
     with running_postgres() as server:
         yield server
-
-
-def lake_env(tenant: Tenant, conninfo: str, data: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "EMISSIONS_API_URL": tenant.base_url,
-        "EMISSIONS_API_KEY": tenant.api_key,
-        "EMISSIONS_ORGANIZATION_ID": tenant.organization_id,
-        "EMISSIONS_CA_FILE": str(tenant.ca_file),
-        "EMISSIONS_WAREHOUSE": f"ducklake:postgres:{conninfo}",
-        "EMISSIONS_WAREHOUSE_DATA": str(data),
-    }
 
 
 def service_records(tenant: Tenant) -> dict[str, int]:

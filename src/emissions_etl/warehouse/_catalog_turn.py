@@ -21,7 +21,6 @@ import hashlib
 import os
 import socket
 import threading
-import time
 import zlib
 from dataclasses import dataclass
 
@@ -29,7 +28,7 @@ import psycopg
 
 from emissions_etl.errors import WarehouseError
 from emissions_etl.scrubbing import scrub
-from emissions_etl.warehouse._lock import PROGRESS_AFTER_SECONDS, PROGRESS_EVERY_SECONDS, Say
+from emissions_etl.warehouse._lock import Say, wait_for_turn
 from emissions_etl.warehouse._target import POSTGRES_PREFIX, WarehouseTarget
 
 #: The first key of every lock we take: 31 bits of "emissions-etl organization turn".
@@ -132,24 +131,21 @@ class CatalogTurn:
             ) from None
 
     def _wait(self, con: Connection, wait_seconds: float, say: Say | None) -> None:
-        started = time.monotonic()
-        deadline = started + max(wait_seconds, 0.0)
-        next_word = started + PROGRESS_AFTER_SECONDS
+        def waiting(seconds: float) -> str:
+            return (
+                f"waiting for {self.what}: another load ({self._holder(con)}) is loading it; "
+                f"{seconds:.0f} s of at most {wait_seconds:g} s"
+            )
+
         try:
-            while not _try_lock(con, self.key):
-                now = time.monotonic()
-                if now >= deadline:
-                    raise WarehouseError(
-                        f"{self.what} is being loaded by another load ({self._holder(con)}); "
-                        f"waited {wait_seconds:g} s: try again once it ends"
-                    )
-                if say is not None and now >= next_word:
-                    say(
-                        f"waiting for {self.what}: another load ({self._holder(con)}) is "
-                        f"loading it; {now - started:.0f} s of at most {wait_seconds:g} s"
-                    )
-                    next_word = now + PROGRESS_EVERY_SECONDS
-                time.sleep(_POLL_SECONDS)
+            taken = wait_for_turn(
+                lambda: _try_lock(con, self.key), wait_seconds, say, waiting, _POLL_SECONDS
+            )
+            if not taken:
+                raise WarehouseError(
+                    f"{self.what} is being loaded by another load ({self._holder(con)}); "
+                    f"waited {wait_seconds:g} s: try again once it ends"
+                )
         except psycopg.Error as error:
             raise WarehouseError(
                 f"{self.target}: the organization's turn failed ({_first_line(error)})"
