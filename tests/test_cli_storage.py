@@ -171,3 +171,16 @@ def test_the_report_and_the_inventory_are_written_to_the_store(
     assert s3.keys("published") == ["2026/inventory.xlsx", "2026/report.html"]
     page = s3.client().get_object(Bucket="published", Key="2026/report.html")["Body"].read()
     assert b"<html" in page[:2000].lower()
+
+
+def test_a_folder_with_nothing_to_load_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "inbox" / "wastes").mkdir(parents=True)
+    (tmp_path / "inbox" / "wastes" / "README.md").write_text("notes")
+
+    done = run(dict(os.environ), "validate", str(tmp_path / "inbox" / "wastes"))
+
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"error: {tmp_path / 'inbox' / 'wastes'}: no file to load in this folder "
+        "(.xlsx, .xlsm, .csv, .txt, .tsv)"
+    )

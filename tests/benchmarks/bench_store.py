@@ -142,17 +142,20 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-store-") as folder, running_s3() as s3:
         workdir = Path(folder)
         s3.create_bucket(BUCKET)
-        results = []
         if "read" in args.lines:
-            results += read_line(workdir, s3, args.rows, args.repeat)
+            show(read_line(workdir, s3, args.rows, args.repeat))
         if {"load", "workers"} & set(args.lines):
+            (workdir / "sandbox").mkdir()
             with provisioned_sandbox(workdir / "sandbox") as sandbox:
                 if "load" in args.lines:
-                    results += load_line(workdir, sandbox, s3, args.load_rows, args.repeat)
+                    show(load_line(workdir, sandbox, s3, args.load_rows, args.repeat))
                 if "workers" in args.lines:
-                    results += workers_line(workdir, sandbox, s3, args.load_rows)
-        for result in results:
-            print("  ".join(f"{key}={value}" for key, value in result.items()))
+                    show(workers_line(workdir, sandbox, s3, args.load_rows))
+
+
+def show(results: list[dict[str, Any]]) -> None:
+    for result in results:
+        print("  ".join(f"{key}={value}" for key, value in result.items()), flush=True)
 
 
 if __name__ == "__main__":

@@ -175,3 +175,28 @@ def test_a_file_written_to_the_store_is_whole_when_it_appears(s3: S3Server) -> N
 
     body = s3.client().get_object(Bucket="written", Key="out/rejects.json")["Body"].read()
     assert io.BytesIO(body).read() == b"[]\n"
+
+
+def test_the_nightly_s_inbox_and_an_organization_s_own_may_be_folders_of_the_store(
+    s3: S3Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pydantic import SecretStr
+
+    from emissions_etl.errors import ConfigurationError
+    from emissions_etl.orchestration.config import resolve_inbox
+    from emissions_etl.organizations import Organization
+
+    s3.create_bucket("nightly")
+    put(s3, "s3://nightly/inbox/acme-es/wastes/a.csv", b"x")
+    monkeypatch.setenv("EMISSIONS_INBOX", "s3://nightly/inbox")
+    own = Organization("acme-pt", "org-pt", SecretStr("k"), inbox="s3://nightly/pt-exports")
+
+    inbox = resolve_inbox(None)
+
+    assert str(inbox) == "s3://nightly/inbox"
+    assert str(own.inbox_under(inbox)) == "s3://nightly/pt-exports"
+    assert str(Organization("acme-es", "org-es", SecretStr("k")).inbox_under(inbox)) == (
+        "s3://nightly/inbox/acme-es"
+    )
+    with pytest.raises(ConfigurationError, match="inbox folder s3://nightly/none does not exist"):
+        resolve_inbox("s3://nightly/none")

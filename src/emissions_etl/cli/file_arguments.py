@@ -21,8 +21,9 @@ def plan_inputs(
     """Each file as the resource named, else its folder's; else a csv as the resource its header
     fits and a workbook sheet by sheet, each sheet to the one its name or header fits. A folder
     is planned as the nightly plans its inbox (``loading.inbox.plan_folder``)."""
+    from emissions_etl.errors import SourceNotFoundError
     from emissions_etl.loading.file_plan import plan_file
-    from emissions_etl.loading.inbox import plan_folder, resource_of_folder
+    from emissions_etl.loading.inbox import LOADABLE_SUFFIXES, plan_folder, resource_of_folder
     from emissions_etl.resources import resource_spec
     from emissions_etl.storage import as_path, is_folder
 
@@ -37,7 +38,12 @@ def plan_inputs(
                     "its inbox's (inbox/<resource>/ names their resource); --resource, --sheet "
                     "and --profile name a file's"
                 )
-            planned += plan_folder(path)
+            found = plan_folder(path)
+            if not found:
+                raise SourceNotFoundError(
+                    str(path), f"no file to load in this folder ({', '.join(LOADABLE_SUFFIXES)})"
+                )
+            planned += found
             continue
         planned += plan_file(path, spec=named or resource_of_folder(path),
                              sheets=tuple(sheets or ()), profile=profile)  # fmt: skip
