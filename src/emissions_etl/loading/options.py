@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from emissions_etl.loading.file_plan import SheetFate
 from emissions_etl.loading.inbox import source_of_folder
 from emissions_etl.profiles.inputs import ProfileInputs
+from emissions_etl.storage import AnyPath
 
 #: Called as work advances: (stage, rows just processed); stages "read", "sent", "calculated".
 ProgressCallback = Callable[[str, int], None]
@@ -52,14 +52,14 @@ class LoadOptions:
         return replace(self, sheets=sheets) if sheets else self
 
 
-def source_name(path: Path, options: LoadOptions) -> str:
+def source_name(path: AnyPath, options: LoadOptions) -> str:
     """The data set ``path`` is a version of: ``options.source``, else the source its folder
     names (``inbox/<resource>/<source>/``), else the file's name."""
     return options.source or source_of_folder(path) or path.name
 
 
 def run_parameters(
-    path: Path, options: LoadOptions, workbook: Sequence[SheetFate]
+    path: AnyPath, options: LoadOptions, workbook: Sequence[SheetFate]
 ) -> Mapping[str, Any]:
     """The run's parameters: the options, and where each sheet of the workbook went."""
     parameters: dict[str, Any] = {"path": str(path), **asdict(options)}

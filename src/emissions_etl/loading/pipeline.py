@@ -11,7 +11,6 @@ validate), ``batch`` (resolve, plan, reconcile, write), ``mirror`` and ``summary
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Protocol
 
 import pandas as pd
@@ -44,6 +43,7 @@ from emissions_etl.loading.validated import (
 from emissions_etl.loading.writing import JobCompletion, WriteContext, writer_for
 from emissions_etl.loading.writing._context import WriteApi
 from emissions_etl.resources import ResourceSpec
+from emissions_etl.storage import AnyPath
 from emissions_etl.webhooks.completion import PollingCompletion
 
 
@@ -52,7 +52,7 @@ class LoadApi(WriteApi, ListingApi, Protocol):
 
 
 def load_file(
-    path: Path,
+    path: AnyPath,
     *,
     api: LoadApi,
     warehouse: WritableWarehouse,

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -21,6 +20,7 @@ from emissions_etl.loading.ports import RunLog
 from emissions_etl.loading.validation import validate_batch
 from emissions_etl.profiles.reading import read_batches
 from emissions_etl.resources import ResourceSpec
+from emissions_etl.storage import AnyPath
 
 
 @dataclass
@@ -36,7 +36,7 @@ class ValidationSummary:
 
 
 def iter_validated(
-    path: Path, spec: ResourceSpec, options: LoadOptions
+    path: AnyPath, spec: ResourceSpec, options: LoadOptions
 ) -> Iterator[tuple[int, pd.DataFrame, pd.DataFrame]]:
     """(rows read, valid rows, rejects) per batch; a key repeated across batches is rejected;
     rows without a key are numbered by content across the whole file: across every sheet of
@@ -58,7 +58,7 @@ def iter_validated(
 
 
 def _read_sheets(
-    path: Path, spec: ResourceSpec, options: LoadOptions
+    path: AnyPath, spec: ResourceSpec, options: LoadOptions
 ) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
     """``read_batches`` of each sheet of ``options.sheets`` in turn (each read as the only
     sheet: its own header, its own profile), or of the file as ``options.sheet`` says."""
@@ -83,7 +83,7 @@ def _repeated_rejects(rows: pd.DataFrame, spec: ResourceSpec) -> pd.DataFrame:
 
 
 def validate_file(
-    path: Path, *, spec: ResourceSpec, options: LoadOptions | None = None
+    path: AnyPath, *, spec: ResourceSpec, options: LoadOptions | None = None
 ) -> ValidationSummary:
     """Read and validate a file without the service (``emissions-etl validate``)."""
     options = options or LoadOptions()
@@ -109,7 +109,7 @@ def rejected_rows(rejects: pd.DataFrame) -> int:
 
 
 def check_strict(
-    path: Path,
+    path: AnyPath,
     spec: ResourceSpec,
     options: LoadOptions,
     references: References,
