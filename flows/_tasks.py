@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import socket
 from contextlib import AbstractContextManager
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 from prefect import Task, get_run_logger, task
-from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.client.schemas.objects import TaskRun
 from prefect.runtime import flow_run
 from prefect.states import Failed, State
@@ -21,6 +19,7 @@ from emissions_etl.loading.file_plan import PlannedFile, SheetFate
 from emissions_etl.loading.inbox import plan_inbox
 from emissions_etl.loading.pipeline import LoadOptions, refresh_aggregates
 from emissions_etl.orchestration import organization_runs, run_report, warehouse_turns
+from emissions_etl.orchestration.artifacts import publish_markdown, publish_table
 from emissions_etl.orchestration.organization_runs import OrganizationRun
 from emissions_etl.orchestration.organizations import inbox_for, settings_for
 from emissions_etl.orchestration.run_logs import quiet_run_logs
@@ -29,6 +28,8 @@ from emissions_etl.orchestration.run_report import RunVerdict
 from emissions_etl.orchestration.run_states import end_state
 from emissions_etl.report import write_report
 from emissions_etl.resources import resource_spec
+from emissions_etl.scrubbing import scrub
+from emissions_etl.storage import as_path
 from emissions_etl.warehouse import Warehouse
 
 quiet_run_logs()  # imported by the run's process before the run starts
@@ -89,7 +90,7 @@ def load_one(
     state's data. ``organization``: whose key and id load it (default: the plain settings')."""
     settings = settings_for(organization)
     logger = get_run_logger()
-    planned = PlannedFile(Path(path), resource_spec(resource), sheets=options.sheets,
+    planned = PlannedFile(as_path(path), resource_spec(resource), sheets=options.sheets,
                           workbook=workbook)  # fmt: skip
     [outcome] = load_files(
         [planned],
@@ -100,7 +101,7 @@ def load_one(
     )
     run_report.log_outcome(logger, outcome)
     if outcome.error is not None:
-        return Failed(message=f"{outcome.label}: {outcome.reason}", data=outcome.error)
+        return Failed(message=scrub(f"{outcome.label}: {outcome.reason}"), data=outcome.error)
     return outcome
 
 
@@ -115,7 +116,7 @@ def file_outcome(
     error = state.result(raise_on_failure=False)
     if not isinstance(error, EmissionsEtlError):
         error = EmissionsEtlError(str(state.message))
-    return FileOutcome(Path(path), resource, error=error, sheets=sheets)
+    return FileOutcome(as_path(path), resource, error=error, sheets=sheets)
 
 
 def not_loaded(planned: PlannedFile) -> FileOutcome:
@@ -153,14 +154,14 @@ def publish_artifacts(outcomes: list[FileOutcome], organization: str | None = No
     settings = settings_for(organization, require=False)
     warehouse = settings.open_warehouse()
     run = run_report.verdict(outcomes)
-    create_markdown_artifact(
+    publish_markdown(
         key=artifact_key("summary", organization),
         markdown=run_report.summary_markdown(outcomes, run, organization=organization),
         description=f"Load summary{f' of {organization}' if organization else ''}: {run.state}",
     )
     rows, cells, rejected = run_report.rejects_rows(outcomes)
     if rows:
-        create_table_artifact(
+        publish_table(
             key=artifact_key("rejects", organization),
             table=rows,
             description=run_report.rejects_note(len(rows), cells, rejected, str(warehouse.target)),
@@ -193,7 +194,7 @@ def _publish_report(
         logger.warning("the report was not written: %s", error)
         return
     host = socket.gethostname()
-    create_markdown_artifact(
+    publish_markdown(
         key=artifact_key("report", name),
         markdown=run_report.report_markdown(
             report, host=host, by_resource=by_resource, warehouse=str(warehouse.target)
@@ -216,7 +217,7 @@ def publish_organization_runs(runs: list[OrganizationRun]) -> RunVerdict:
     for child in runs:
         level = "info" if child.completed else "error"
         getattr(logger, level)("%s: %s %s", child.organization, child.state, child.message)
-    create_markdown_artifact(
+    publish_markdown(
         key=artifact_key("organizations"),
         markdown=organization_runs.runs_markdown(runs, run),
         description=f"Organizations: {run.state}",

@@ -18,6 +18,8 @@ never from message text. User-facing commands turn any of them into one clear li
     │   │                               whose name says one resource and header another
     │   ├── SheetNotFoundError      the named sheet is not in the workbook
     │   ├── EmptySourceError        a header but no data rows
+    │   ├── StorageError            the object store holding a file or folder cannot be reached
+    │   │                           or refuses access (s3://, gs://, az://)
     │   └── MirrorRefusedError      ``--mirror`` would delete too much, or the file is not whole
     ├── ApiError                    the service answered, or could not be reached
     │   ├── TransportError          connection refused, reset, TLS or timeout (transient)
@@ -111,6 +113,11 @@ class SheetNotFoundError(InputError):
 
 class EmptySourceError(InputError):
     """The file has a header but no data rows: nothing to load."""
+
+
+class StorageError(InputError):
+    """The object store holding a file or folder (``s3://``, ``gs://``, ``az://``) cannot be
+    reached, refuses our credentials, or failed while the file was read or written."""
 
 
 class MirrorRefusedError(InputError):

@@ -28,7 +28,9 @@ from typing import Any
 from pydantic import SecretStr
 
 from emissions_etl.errors import ConfigurationError
+from emissions_etl.scrubbing import keep_secret
 from emissions_etl.settings import Settings
+from emissions_etl.storage import AnyPath, as_path
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$")
 #: Fields an organization (or the defaults) may set, besides its name and key.
@@ -44,7 +46,8 @@ class Organization:
     api_key: SecretStr
     api_url: str | None = None
     ca_file: Path | None = None
-    inbox: Path | None = None
+    #: Its own inbox folder, a local path or an object-store URL (``s3://bucket/pt-exports``).
+    inbox: str | None = None
 
     def settings(self, base: Settings) -> Settings:
         """``base`` with this organization's values over it."""
@@ -58,9 +61,9 @@ class Organization:
             values["ca_file"] = self.ca_file
         return base.model_copy(update=values)
 
-    def inbox_under(self, inbox: Path) -> Path:
+    def inbox_under(self, inbox: AnyPath) -> AnyPath:
         """Its inbox: its own, else the folder of its name in ``inbox``."""
-        return self.inbox or inbox / self.name
+        return as_path(self.inbox) if self.inbox else inbox / self.name
 
     def public(self) -> dict[str, str]:
         """What may be stored and shown (a Prefect variable, a log line): never the key."""
@@ -115,13 +118,14 @@ def _organization(
             )
     if not key:
         raise ConfigurationError(f"{path}: organization {name} has no api_key nor api_key_env")
+    keep_secret(key)
     return Organization(
         name=name,
         organization_id=str(merged["organization_id"]),
         api_key=SecretStr(str(key)),
         api_url=merged.get("api_url"),
         ca_file=Path(merged["ca_file"]) if merged.get("ca_file") else None,
-        inbox=Path(merged["inbox"]) if merged.get("inbox") else None,
+        inbox=str(merged["inbox"]) if merged.get("inbox") else None,
     )
 
 
@@ -165,7 +169,7 @@ def from_public(
                 api_key=keys[name],
                 api_url=entry.get("api_url"),
                 ca_file=Path(entry["ca_file"]) if entry.get("ca_file") else None,
-                inbox=Path(entry["inbox"]) if entry.get("inbox") else None,
+                inbox=str(entry["inbox"]) if entry.get("inbox") else None,
             )
         )
     return found

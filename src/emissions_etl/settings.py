@@ -19,6 +19,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from emissions_etl.client import DEFAULT_LIMITS_FILE
 from emissions_etl.errors import ConfigurationError
+from emissions_etl.scrubbing import keep_secret
 
 if TYPE_CHECKING:
     from emissions_etl.warehouse import Warehouse
@@ -37,6 +38,7 @@ class Settings(BaseSettings):
             super().__init__(**values)
         except ValidationError as error:
             raise _invalid_environment(error) from None
+        keep_secret(self.api_key)  # scrubbed from every text shown or stored from now on
 
     api_url: str | None = Field(default=None, description="Base URL of the service")
     api_key: SecretStr | None = Field(default=None, description="API key (x-api-key)")
@@ -62,7 +64,10 @@ class Settings(BaseSettings):
         "through the limits file; prefect, also across machines through the Prefect server's "
         "global concurrency limits (`emissions-etl prefect-setup` creates them)",
     )
-    inbox: Path | None = Field(default=None, description="Folder the nightly flow loads")
+    inbox: str | None = Field(
+        default=None,
+        description="Folder the nightly flow loads: a local path or an s3://, gs://, az:// URL",
+    )
     organizations: Path | None = Field(
         default=None,
         description="TOML file of the organizations to load, each with its own key "
@@ -84,10 +89,11 @@ class Settings(BaseSettings):
         "Scope 3 category 8",
     )
 
-    @field_validator("warehouse", mode="before")
+    @field_validator("warehouse", "inbox", mode="before")
     @classmethod
     def _location_as_text(cls, value: object) -> object:
-        """A path given in code is a location like any other (a lake's is not a path)."""
+        """A path given in code is a location like any other (a lake's, a bucket's, is not a
+        path)."""
         return str(value) if isinstance(value, Path) else value
 
     def open_warehouse(self, *, say: Callable[[str], None] | None = None) -> Warehouse:

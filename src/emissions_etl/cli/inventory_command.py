@@ -10,12 +10,12 @@ holds it, or it is not a DuckDB file).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from emissions_etl.cli.consolidation_option import ConsolidationOption
+from emissions_etl.cli.file_arguments import ANYWHERE
 from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
 from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
 
@@ -26,11 +26,11 @@ if TYPE_CHECKING:
 
 def inventory_command(
     out: Annotated[
-        Path,
+        str,
         typer.Option(
             "--out",
             help="File to write: .xlsx (sheets by scope and category, by month, by facility) or "
-            ".csv (the ESRS E1-6 table by scope and category); replaced whole.",
+            f".csv (the ESRS E1-6 table by scope and category); replaced whole ({ANYWHERE}).",
         ),
     ],
     year: Annotated[
@@ -58,10 +58,12 @@ def inventory_command(
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
     from emissions_etl.inventory import check_target, read_inventory, write_inventory_file
     from emissions_etl.settings import Settings
+    from emissions_etl.storage import as_path, written
 
     given = {"warehouse": warehouse, "warehouse_data": warehouse_data}
     try:
-        check_target(out)
+        target = as_path(out)
+        check_target(target)
         reporting_year = _year(year)
         approach = consolidation_approach(consolidation)
         settings = Settings(**{name: value for name, value in given.items() if value is not None})
@@ -71,7 +73,8 @@ def inventory_command(
         inventory = read_inventory(
             source, approach=approach, year=reporting_year, organization=organization
         )
-        write_inventory_file(inventory, out, warehouse=str(source.target))
+        with written(target) as local:
+            write_inventory_file(inventory, local, warehouse=str(source.target))
     except (InputError, ConfigurationError, ValidationError, ValueError) as error:
         fail_now(one_line(error), EXIT_UNUSABLE)
     except OSError as error:
@@ -89,7 +92,7 @@ def _year(text: str | None) -> int | None:
     return int(text)
 
 
-def _summary(out: Path, inventory: Inventory, warehouse: str) -> str:
+def _summary(out: str, inventory: Inventory, warehouse: str) -> str:
     """One line: the scopes, the total and what is outside it, in tonnes."""
     if inventory.is_empty:
         return f"{out}: no activity record in {warehouse} for these filters: every line is 0"

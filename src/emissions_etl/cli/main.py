@@ -15,8 +15,10 @@ import typer
 
 from emissions_etl import __version__
 from emissions_etl.cli.consolidation_option import ConsolidationOption
+from emissions_etl.cli.file_arguments import ANYWHERE, output_path, plan_inputs
 from emissions_etl.cli.limit_options import LimitsFileOption, SharedLimitsOption
 from emissions_etl.cli.organization_options import OrganizationOption, OrganizationsOption
+from emissions_etl.cli.scrubbed_output import scrub_output
 from emissions_etl.cli.terminal import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE, fail, out, warn
 from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
 from emissions_etl.cli.webhook_options import (
@@ -31,6 +33,7 @@ from emissions_etl.cli.webhook_options import (
 
 if TYPE_CHECKING:
     from emissions_etl.loading.file_plan import PlannedFile
+    from emissions_etl.storage import AnyPath
 
 app = typer.Typer(
     name="emissions-etl",
@@ -61,8 +64,11 @@ SheetOption = Annotated[
     ),
 ]
 RejectsOption = Annotated[
-    Path | None,
-    typer.Option("--rejects", help="Write rejects to OUT.json, or an annotated copy to OUT.xlsx."),
+    str | None,
+    typer.Option(
+        "--rejects",
+        help=f"Write rejects to OUT.json, or an annotated copy to OUT.xlsx ({ANYWHERE}).",
+    ),
 ]
 ProfileOption = Annotated[
     str | None,
@@ -119,31 +125,14 @@ def main(
     ] = False,
 ) -> None:
     """Load activity data from spreadsheets and ERP exports into the emissions service."""
-
-
-def _plan(
-    files: list[Path], resource: str | None, sheets: list[str] | None, profile: str | None
-) -> list[PlannedFile]:
-    """Each file as the resource named, else its folder's; else a csv as the resource its header
-    fits and a workbook sheet by sheet, each sheet to the one its name or header fits."""
-    from emissions_etl.loading.file_plan import plan_file
-    from emissions_etl.loading.inbox import resource_of_folder
-    from emissions_etl.resources import resource_spec
-
-    named = resource_spec(resource) if resource else None
-    return [
-        entry
-        for file in files
-        for entry in plan_file(
-            file, spec=named or resource_of_folder(file), sheets=tuple(sheets or ()),
-            profile=profile,
-        )
-    ]  # fmt: skip
+    scrub_output()  # no credential is ever printed, whoever prints it
 
 
 @app.command()
 def validate(
-    file: Annotated[Path, typer.Argument(help="xlsx or csv file to check.")],
+    file: Annotated[
+        str, typer.Argument(help=f"xlsx or csv file to check, or a folder of them ({ANYWHERE}).")
+    ],
     resource: ResourceOption = None,
     sheet: SheetOption = None,
     rejects: RejectsOption = None,
@@ -153,7 +142,8 @@ def validate(
     source: SourceOption = None,
 ) -> None:
     """Check a file offline: exit 0 when every row is valid, 1 when some are rejected, 2 when
-    the file, or a sheet of it, cannot be used. A workbook is reported sheet by sheet."""
+    the file, or a sheet of it, cannot be used. A workbook is reported sheet by sheet; a folder
+    file by file, as the nightly reads its inbox."""
     import pandas as pd
 
     from emissions_etl.cli.profiles_command import profile_options, profile_resource
@@ -163,36 +153,45 @@ def validate(
         print_validation,
         write_rejects,
     )
-    from emissions_etl.errors import InputError
+    from emissions_etl.errors import ConfigurationError, InputError
     from emissions_etl.loading.pipeline import LoadOptions, ValidationSummary, validate_file
 
     try:
-        check_rejects_target(rejects)
-        planned = _plan([file], resource or profile_resource(profile), sheet, profile)
-        _warn_sheet_on_csv(file, sheet)
+        target = output_path(rejects)
+        check_rejects_target(target)
+        planned = plan_inputs([file], resource or profile_resource(profile), sheet, profile)
+        _warn_sheet_on_csv(planned, sheet)
         options = LoadOptions(source=source, **profile_options(profile, sector_map,
                                                                default_country))  # fmt: skip
-    except (InputError, ValueError) as error:
+    except (InputError, ConfigurationError, ValueError) as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
-    results: dict[int, ValidationSummary] = {}
-    unusable = []
-    for index, entry in enumerate(planned):
-        if entry.spec is None:
-            continue
-        try:
-            result = validate_file(file, spec=entry.spec, options=options.for_sheets(entry.sheets))
-        except (InputError, ValueError) as error:
-            unusable.append(f"{entry.label}: {error}" if entry.shown_sheets else str(error))
-            continue
-        if result.rows_read == 0:
-            unusable.append(f"{entry.where}: no data rows under the header")
-        else:
-            results[index] = result
-    unusable = print_validation(planned, results) + unusable
-    found = [result.rejects for result in results.values()]
+    unusable: list[str] = []
+    rejects_by_file: dict[AnyPath, pd.DataFrame] = {}
+    for path in dict.fromkeys(entry.path for entry in planned):
+        entries = [entry for entry in planned if entry.path == path]
+        results: dict[int, ValidationSummary] = {}
+        problems = []
+        for index, entry in enumerate(entries):
+            if entry.spec is None:
+                continue
+            try:
+                result = validate_file(path, spec=entry.spec,
+                                       options=options.for_sheets(entry.sheets))  # fmt: skip
+            except (InputError, ValueError) as error:
+                problems.append(f"{entry.label}: {error}" if entry.shown_sheets else str(error))
+                continue
+            if result.rows_read == 0:
+                problems.append(f"{entry.where}: no data rows under the header")
+            else:
+                results[index] = result
+        unusable += print_validation(entries, results) + problems
+        if results:
+            found = [result.rejects for result in results.values()]
+            rejects_by_file[path] = pd.concat(found, ignore_index=True)
+    found = list(rejects_by_file.values())
     all_rejects = pd.concat(found, ignore_index=True) if found else None
-    if rejects and all_rejects is not None:
-        write_rejects({file: all_rejects}, rejects)
+    if target is not None and all_rejects is not None:
+        write_rejects(rejects_by_file, target)
     if all_rejects is not None and not all_rejects.empty:
         print_rejects(all_rejects)
     for problem in unusable:
@@ -205,7 +204,10 @@ def validate(
 
 @app.command()
 def load(
-    files: Annotated[list[Path], typer.Argument(help="xlsx or csv files to load.")],
+    files: Annotated[
+        list[str],
+        typer.Argument(help=f"xlsx or csv files to load, or folders of them ({ANYWHERE})."),
+    ],
     resource: ResourceOption = None,
     sheet: SheetOption = None,
     strict: Annotated[bool, typer.Option(help="Load nothing if any row is rejected.")] = False,
@@ -243,7 +245,8 @@ def load(
 ) -> None:
     """Load files into the service (settings from EMISSIONS_* variables) and the warehouse.
 
-    Files load parents first (facilities before wastes, vehicles before consumptions, ...).
+    Files load parents first (facilities before wastes, vehicles before consumptions, ...); a
+    folder loads as the nightly loads its inbox (inbox/<resource>/ names its files' resource).
     A row is found again by its key or its content within its source, in the warehouse and
     else among the records the service holds: nothing is created twice.
 
@@ -260,11 +263,12 @@ def load(
         StrictModeError,
     )
 
+    target = None
     try:
-        check_rejects_target(rejects)
-        planned = _plan(files, resource or profile_resource(profile), sheet, profile)
-        for file in files:
-            _warn_sheet_on_csv(file, sheet)
+        target = output_path(rejects)
+        check_rejects_target(target)
+        planned = plan_inputs(files, resource or profile_resource(profile), sheet, profile)
+        _warn_sheet_on_csv(planned, sheet)
         given = {
             "warehouse": warehouse,
             "warehouse_data": warehouse_data,
@@ -288,16 +292,16 @@ def load(
             webhooks=webhooks, organization=organization,
         )  # fmt: skip
     except StrictModeError as error:
-        if rejects is not None and error.rejects is not None:
+        if target is not None and error.rejects is not None:
             from emissions_etl.cli.terminal import write_rejects
 
-            write_rejects({Path(str(error.rejects["file"].iloc[0])): error.rejects}, rejects)
+            write_rejects({Path(str(error.rejects["file"].iloc[0])): error.rejects}, target)
         raise fail(str(error), EXIT_REJECTS) from None
     except (InputError, ConfigurationError, ValueError) as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
     except EmissionsEtlError as error:
         raise fail(str(error), EXIT_FAILED) from None
-    rejected = print_load_report(summaries, rejects)
+    rejected = print_load_report(summaries, target)
     refused = [o for o in summaries if o.outcome == "failed"]  # sheets it could not tell apart
     for outcome in refused:
         fail(str(outcome.error), EXIT_UNUSABLE)
@@ -382,17 +386,18 @@ def version() -> None:
     out.print(f"emissions-etl {__version__}")
 
 
-def _warn_sheet_on_csv(file: Path, sheets: list[str] | None) -> None:
+def _warn_sheet_on_csv(planned: list[PlannedFile], sheets: list[str] | None) -> None:
     """--sheet names a workbook's sheets: a csv or an HTML table (by content) has none."""
     if not sheets:
         return
     from emissions_etl.sources import SourceFormat, source_format
 
-    kind = source_format(file)
-    if not kind.is_workbook:
-        what = "an HTML table" if kind is SourceFormat.HTML else "a csv file"
-        named = " ".join(f"--sheet {sheet!r}" for sheet in sheets)
-        warn(f"{file.name} is {what}: it has no sheets, {named} is ignored")
+    for file in dict.fromkeys(entry.path for entry in planned):
+        kind = source_format(file)
+        if not kind.is_workbook:
+            what = "an HTML table" if kind is SourceFormat.HTML else "a csv file"
+            named = " ".join(f"--sheet {sheet!r}" for sheet in sheets)
+            warn(f"{file.name} is {what}: it has no sheets, {named} is ignored")
 
 
 # Last, and cheap to import: prefect_setup imports Prefect only inside its functions.

@@ -29,7 +29,11 @@ def prefect_setup_command(
     warehouse: WarehouseOption = None,
     warehouse_data: WarehouseDataOption = None,
     inbox: Annotated[
-        Path | None, typer.Option(help="Nightly inbox folder (default: $EMISSIONS_INBOX).")
+        str | None,
+        typer.Option(
+            help="Nightly inbox folder, a local path or an s3://, gs://, az:// URL (default: "
+            "$EMISSIONS_INBOX)."
+        ),
     ] = None,
     shared_limits: SharedLimitsOption = None,
     organizations: Annotated[

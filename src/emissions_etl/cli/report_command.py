@@ -8,18 +8,20 @@ an empty warehouse), 2 no warehouse file, a setting it cannot use or the page ca
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from emissions_etl.cli.consolidation_option import ConsolidationOption
+from emissions_etl.cli.file_arguments import ANYWHERE
 from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
 from emissions_etl.cli.warehouse_options import WarehouseOption
 
 
 def report_command(
-    out: Annotated[Path, typer.Option("--out", help="HTML file to write (replaced whole).")],
+    out: Annotated[
+        str, typer.Option("--out", help=f"HTML file to write, replaced whole ({ANYWHERE}).")
+    ],
     warehouse: WarehouseOption = None,
     consolidation: ConsolidationOption = None,
     organization: Annotated[
@@ -41,11 +43,13 @@ def report_command(
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
     from emissions_etl.report import write_report
     from emissions_etl.settings import Settings
+    from emissions_etl.storage import as_path, written
 
     try:
         approach = consolidation_approach(consolidation)
         path = warehouse if warehouse is not None else Settings().warehouse
-        summary = write_report(path, out, consolidation=approach, organization=organization)
+        with written(as_path(out)) as local:
+            summary = write_report(path, local, consolidation=approach, organization=organization)
     except (InputError, ConfigurationError, ValidationError, ValueError) as error:
         fail_now(one_line(error), EXIT_UNUSABLE)
     except OSError as error:

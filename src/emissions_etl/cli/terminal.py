@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -19,10 +18,12 @@ from rich.markup import escape
 if TYPE_CHECKING:
     import pandas as pd
 
+    from emissions_etl.errors import InputError
     from emissions_etl.loading.file_loads import FileOutcome
     from emissions_etl.loading.file_plan import PlannedFile
     from emissions_etl.loading.pipeline import ValidationSummary
     from emissions_etl.resources import ResourceSpec
+    from emissions_etl.storage import AnyPath
 
 EXIT_OK, EXIT_REJECTS, EXIT_UNUSABLE, EXIT_FAILED = 0, 1, 2, 3
 #: Rejects printed with their reasons before "and N more".
@@ -45,53 +46,64 @@ def warn(message: str) -> None:
     err.print(f"[yellow]warning:[/] {escape(message)}", highlight=False, soft_wrap=True)
 
 
-def check_rejects_target(target: Path | None) -> None:
+def check_rejects_target(target: AnyPath | None) -> None:
     """Refuse a rejects target that cannot be written *before* anything is loaded; its folder
-    is created when missing."""
+    is created when missing (a store has none to create)."""
+    from emissions_etl.storage import ensure_folder, is_folder
+
     if target is None:
         return
-    if target.is_dir():
+    if is_folder(target):
         raise ValueError(f"--rejects {target} is a folder: give a file name ending .json or .xlsx")
     if target.suffix.lower() not in (".json", ".xlsx"):
         raise ValueError(f"--rejects {target}: the name must end in .json or .xlsx")
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        ensure_folder(target.parent)
     except OSError as error:
         raise ValueError(
             f"--rejects {target}: cannot create its folder ({error.strerror})"
         ) from None
 
 
-def write_rejects(rejects_by_file: Mapping[Path, pd.DataFrame], target: Path) -> None:
+def write_rejects(rejects_by_file: Mapping[AnyPath, pd.DataFrame], target: AnyPath) -> None:
     """All rejects as one JSON file, or an annotated workbook per file (``OUT-<file>.xlsx`` when
     several). With no rejects the JSON holds ``[]`` and a stale workbook is removed, so the file
     never tells of an earlier run."""
     import pandas as pd
 
     from emissions_etl.domain.rejects import empty_rejects
+    from emissions_etl.errors import InputError
     from emissions_etl.loading.reject_files import write_annotated_workbook, write_rejects_json
+    from emissions_etl.storage import remove
 
     with_rejects = {path: frame for path, frame in rejects_by_file.items() if not frame.empty}
-    if target.suffix.lower() != ".xlsx":
-        frames = [empty_rejects(), *with_rejects.values()]
-        write_rejects_json(pd.concat(frames, ignore_index=True), target)
-        out.print(f"rejects written to {target}")
-        return
-    if not with_rejects:
-        if target.exists():
-            target.unlink()
-            out.print(f"no rejects: removed the earlier {target}")
-        return
+    try:
+        if target.suffix.lower() != ".xlsx":
+            frames = [empty_rejects(), *with_rejects.values()]
+            write_rejects_json(pd.concat(frames, ignore_index=True), target)
+            out.print(f"rejects written to {target}")
+            return
+        if not with_rejects:
+            if remove(target):
+                out.print(f"no rejects: removed the earlier {target}")
+            return
+    except (OSError, InputError) as error:
+        raise fail(f"--rejects {target}: cannot write it ({_why(error)})", EXIT_UNUSABLE) from None
     for source, frame in with_rejects.items():
         one = target if len(with_rejects) == 1 else target.with_stem(f"{target.stem}-{source.stem}")
         try:
             note = write_annotated_workbook(source, frame, one)
-        except OSError as error:
-            raise fail(f"--rejects {one}: cannot write it ({error.strerror or error})",
-                       EXIT_UNUSABLE) from None  # fmt: skip
+        except (OSError, InputError) as error:
+            raise fail(f"--rejects {one}: cannot write it ({_why(error)})", EXIT_UNUSABLE) from None
         if note is not None:
             warn(f"{one}: {note}")
         out.print(f"rejects written to {one}")
+
+
+def _why(error: OSError | InputError) -> str:
+    if isinstance(error, InputError):
+        return error.reason
+    return str(error.strerror or error)
 
 
 def print_rejects(rejects: pd.DataFrame, limit: int = REJECTS_SHOWN) -> None:
@@ -167,7 +179,7 @@ def say(message: str) -> None:
     err.print(message, highlight=False, markup=False, soft_wrap=True)
 
 
-def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: Path | None) -> bool:
+def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: AnyPath | None) -> bool:
     """The summary table (the figures and words of ``loading.figures``, as the flows say
     them), where sent rows went, the sheets not loaded and why, the first rejects with their
     reasons, and the rejects file (a workbook's sheets annotated in one copy); True when any
@@ -233,11 +245,11 @@ def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: Path | No
     return any(not frame.empty for frame in rejects.values())
 
 
-def _by_file(outcomes: Sequence[FileOutcome]) -> dict[Path, pd.DataFrame]:
+def _by_file(outcomes: Sequence[FileOutcome]) -> dict[AnyPath, pd.DataFrame]:
     """Each loaded file's rejects, its sheets' together (one annotated copy per workbook)."""
     import pandas as pd
 
-    frames: dict[Path, list[pd.DataFrame]] = {}
+    frames: dict[AnyPath, list[pd.DataFrame]] = {}
     for outcome in outcomes:
         if outcome.summary is not None:
             frames.setdefault(outcome.path, []).append(outcome.summary.rejects)

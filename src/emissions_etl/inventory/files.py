@@ -19,6 +19,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from emissions_etl.inventory.esrs import MARKET_BASED_NOTE
 from emissions_etl.inventory.reading import Inventory
 from emissions_etl.resources import aggregates_in_words
+from emissions_etl.storage import AnyPath, is_folder
 
 SUFFIXES = (".xlsx", ".csv")
 SHEETS = ("By scope and category", "By month", "By facility", "About")
@@ -31,11 +32,12 @@ SCOPE_COLUMNS = ("Scope 1", "Scope 2 (location-based)", "Scope 3", "Total (Scope
 TONNES = "#,##0.0"
 
 
-def check_target(out: Path) -> None:
-    """ValueError when ``out`` cannot be an inventory file (checked before reading anything)."""
+def check_target(out: AnyPath) -> None:
+    """ValueError when ``out`` cannot be an inventory file (checked before reading anything);
+    ``out`` may be an object of a store (written by ``storage.written``)."""
     if out.suffix.lower() not in SUFFIXES:
         raise ValueError(f"--out {out}: the name must end in .xlsx or .csv")
-    if out.is_dir():
+    if is_folder(out):
         raise ValueError(f"--out {out} is a folder: give a file name ending .xlsx or .csv")
 
 

@@ -52,12 +52,17 @@ def showable(value: Any) -> Any:
     return text
 
 
-def write_annotated(source: Path, rejects: pd.DataFrame, out: Path) -> str | None:
+def write_annotated(source: Path | None, rejects: pd.DataFrame, out: Path) -> str | None:
     """Write the annotated copy of ``source`` to ``out``: bad cells filled light red, each with
     its message as a comment, and a "Rejects" sheet listing them all. Returns why the copy
-    lacks the workbook's formatting or cells (None when it has them)."""
+    lacks the workbook's formatting or cells (None when it has them). ``source`` None: the
+    file could not be fetched from its store (the rejects are listed alone)."""
     rejects = sort_rejects(rejects)
-    workbook, note = _copy_of(Path(source), rejects)
+    note: str | None = "the file cannot be read from its store: only the rejects are listed"
+    if source is None:
+        workbook = _empty()
+    else:
+        workbook, note = _copy_of(Path(source), rejects)
     for sheet_name, sheet_rejects in rejects.groupby("sheet", sort=False):
         sheet = _sheet_for(workbook, str(sheet_name))
         if sheet is not None:
@@ -99,9 +104,13 @@ def _copy_of(source: Path, rejects: pd.DataFrame) -> tuple[Workbook, str | None]
         return _workbook_of(rows, default_title=source.stem), why
     except Exception as error:  # noqa: BLE001 - the rejects are still worth writing
         reason = f"the file cannot be copied ({type(error).__name__}): only the rejects are listed"
-        empty = Workbook()
-        empty.active.title = "Source"
-        return empty, reason
+        return _empty(), reason
+
+
+def _empty() -> Workbook:
+    empty = Workbook()
+    empty.active.title = "Source"
+    return empty
 
 
 def _csv_rows(source: Path) -> Iterable[tuple[str, list[Any]]]:

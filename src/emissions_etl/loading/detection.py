@@ -14,7 +14,6 @@ refused naming the closest resources (and profile) and what they miss.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from emissions_etl.errors import (
     AmbiguousSourceError,
@@ -28,6 +27,7 @@ from emissions_etl.profiles.detect import fit, near_misses, ranked_fits, usable_
 from emissions_etl.resources import RESOURCES, ResourceSpec
 from emissions_etl.sources.headers import HEADER_SEARCH_ROWS, ColumnNamer, locate_header
 from emissions_etl.sources.peek import peek_rows
+from emissions_etl.storage import AnyPath, is_file
 
 #: Columns a header must name to be taken for a resource on its own (no name saying which): a
 #: lone "Fecha" names logistics_requests' only required column, and is as likely a summary's.
@@ -167,7 +167,7 @@ def has_rows(rows: list[list[str]], found: Route) -> bool:
     return any(str(cell).strip() for row in below for cell in row)
 
 
-def detect_resource(path: Path, *, sheet: str | None = None) -> ResourceSpec:
+def detect_resource(path: AnyPath, *, sheet: str | None = None) -> ResourceSpec:
     """The resource ``path`` holds, from its header (of ``sheet``, else the first sheet); an
     InputError naming the closest ones, or the ones it fits equally, otherwise."""
     found = route(_first_rows(path, sheet))
@@ -240,7 +240,7 @@ def _detectable_profiles() -> list[Profile]:
     return kept
 
 
-def _first_rows(path: Path, sheet: str | None) -> list[list[str]]:
-    if not path.is_file():
+def _first_rows(path: AnyPath, sheet: str | None) -> list[list[str]]:
+    if not is_file(path):
         raise SourceNotFoundError(str(path), "no such file")
     return peek_rows(path, sheet=sheet)

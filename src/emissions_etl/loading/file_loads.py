@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
-from pathlib import Path
 
 from emissions_etl.connection import open_client
 from emissions_etl.errors import ApiStatusError, EmissionsEtlError, InputError, StrictModeError
@@ -24,6 +23,7 @@ from emissions_etl.loading.pipeline import (
 from emissions_etl.loading.writing import JobCompletion
 from emissions_etl.resources import ResourceSpec, in_dependency_order
 from emissions_etl.settings import Settings
+from emissions_etl.storage import AnyPath
 from emissions_etl.webhooks import WebhookSettings, open_job_completion
 from emissions_etl.webhooks.notices import Notify
 
@@ -33,7 +33,7 @@ class FileOutcome:
     """How one file (or sheets of a workbook) ended: its summary, or the error that stopped it,
     or with ``skipped`` why its sheet was not loaded (notes, a summary: no failure)."""
 
-    path: Path
+    path: AnyPath
     resource: str
     summary: LoadSummary | None = None
     error: EmissionsEtlError | None = None
@@ -76,7 +76,7 @@ class FileOutcome:
 
 
 #: What ``load_files`` takes: planned files, or (path, resource) for a whole file.
-Planned = PlannedFile | tuple[Path, ResourceSpec]
+Planned = PlannedFile | tuple[AnyPath, ResourceSpec]
 
 
 def in_load_order(planned: Sequence[Planned]) -> list[PlannedFile]:

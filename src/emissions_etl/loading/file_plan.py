@@ -11,7 +11,6 @@ header fits it is taken as it, as before; ``sheets`` picks sheets by name either
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from emissions_etl.errors import (
     EmptySourceError,
@@ -30,6 +29,7 @@ from emissions_etl.loading.detection import (
 from emissions_etl.resources import ResourceSpec
 from emissions_etl.sources import is_workbook
 from emissions_etl.sources.peek import peek_rows, sheet_names
+from emissions_etl.storage import AnyPath, is_file
 
 #: Why a sheet with a header and nothing under it (a template's sheet left empty) is skipped.
 NO_ROWS = "not loaded, no rows under its header"
@@ -61,7 +61,7 @@ class PlannedFile:
     not loaded and why (``problem``): a file or sheet refused (an ``error``), or with
     ``skipped`` a sheet that holds nothing to load."""
 
-    path: Path
+    path: AnyPath
     spec: ResourceSpec | None
     problem: str = ""
     #: The workbook's sheets this is (empty: the whole file, as read without naming sheets).
@@ -93,7 +93,7 @@ class PlannedFile:
         return file_label(self.path, self.shown_sheets, path_given=True)
 
 
-def file_label(path: Path, sheets: tuple[str, ...], *, path_given: bool = False) -> str:
+def file_label(path: AnyPath, sheets: tuple[str, ...], *, path_given: bool = False) -> str:
     """A file's name (its path as given, with ``path_given``), with the sheets meant when they
     are not the whole workbook."""
     name = str(path) if path_given else path.name
@@ -103,7 +103,7 @@ def file_label(path: Path, sheets: tuple[str, ...], *, path_given: bool = False)
 
 
 def plan_file(
-    path: Path,
+    path: AnyPath,
     *,
     spec: ResourceSpec | None = None,
     sheets: tuple[str, ...] = (),
@@ -113,7 +113,7 @@ def plan_file(
     and one per sheet it does not. ``spec``: the resource named (``profile``: the export
     profile named with it). Raises an InputError when the file is unusable or nothing in it
     can be loaded (a single line naming why, or each refused sheet)."""
-    if not path.is_file():
+    if not is_file(path):
         raise SourceNotFoundError(str(path), "no such file")
     if not is_workbook(path):
         return [PlannedFile(path, spec or detect_resource(path))]
@@ -130,7 +130,7 @@ def plan_file(
     return planned
 
 
-def _route_sheet(path: Path, sheet: str, picked: bool) -> Route:
+def _route_sheet(path: AnyPath, sheet: str, picked: bool) -> Route:
     """Where ``sheet`` goes; a sheet with nothing under its header (a template's sheet left
     empty) is skipped, unless picked."""
     head = peek_rows(path, sheet=sheet)
@@ -141,7 +141,7 @@ def _route_sheet(path: Path, sheet: str, picked: bool) -> Route:
 
 
 def _as_named(
-    path: Path, spec: ResourceSpec, sheets: tuple[str, ...], profile: str | None
+    path: AnyPath, spec: ResourceSpec, sheets: tuple[str, ...], profile: str | None
 ) -> list[PlannedFile]:
     """Every sheet picked, or every visible sheet whose header fits ``spec``, as ``spec``.
     When none fits, or the workbook cannot be opened, the whole file is given to the load,
@@ -165,7 +165,7 @@ def _as_named(
     return _entries(path, routes)
 
 
-def _entries(path: Path, routes: dict[str, Route]) -> list[PlannedFile]:
+def _entries(path: AnyPath, routes: dict[str, Route]) -> list[PlannedFile]:
     """One entry per resource (its sheets in the workbook's order), then one per sheet not
     loaded; each carries the whole workbook's plan."""
     workbook = tuple(
@@ -190,7 +190,7 @@ def _entries(path: Path, routes: dict[str, Route]) -> list[PlannedFile]:
     return planned
 
 
-def _check_picked(path: Path, sheets: tuple[str, ...]) -> None:
+def _check_picked(path: AnyPath, sheets: tuple[str, ...]) -> None:
     if not sheets:
         return
     known = sheet_names(path, hidden=True)
@@ -200,7 +200,7 @@ def _check_picked(path: Path, sheets: tuple[str, ...]) -> None:
             raise SheetNotFoundError(str(path), f"no sheet named {name!r}; sheets: {listed}")
 
 
-def _nothing_to_load(path: Path, planned: list[PlannedFile]) -> InputError:
+def _nothing_to_load(path: AnyPath, planned: list[PlannedFile]) -> InputError:
     """The one-line error of a workbook none of whose sheets loads."""
     refused = [entry for entry in planned if not entry.skipped]
     if refused:

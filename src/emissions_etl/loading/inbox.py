@@ -9,17 +9,18 @@ a key are identified by their content within it, whatever the file is called); a
 in a resource folder is a source of its own, named by the file. Parents load before children
 (facilities before hubs and wastes, vehicles before consumptions, employees before commuting
 periods), whatever order the files arrive in; versions of one source load in the order of their
-names.
+names. The inbox may be a folder of an object store (``s3://bucket/inbox/``): its objects
+are listed, planned and read as files are (``emissions_etl.storage``), their sources named by
+their folders and names alike.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from emissions_etl.errors import InputError
 from emissions_etl.loading.file_plan import PlannedFile, plan_file
 from emissions_etl.resources import RESOURCES, ResourceSpec
 from emissions_etl.sources import READ_SUFFIXES
+from emissions_etl.storage import AnyPath, folder_entries
 
 #: The files picked up: workbooks (.xlsx, .xlsm, .xlsb, .xls, .ods), HTML tables (.htm, .html)
 #: and csv (.csv, .txt, .tsv); each is then read as what its content is.
@@ -30,47 +31,78 @@ LOADABLE_SUFFIXES = READ_SUFFIXES
 InboxFile = PlannedFile
 
 
-def inbox_files(inbox: Path) -> list[Path]:
+def inbox_files(inbox: AnyPath) -> list[AnyPath]:
     """Loadable files directly in ``inbox``, by name; Excel lock files (``~$``) skipped."""
+    return _loadable(folder_entries(inbox)[0])
+
+
+def _loadable(files: list[AnyPath]) -> list[AnyPath]:
     return sorted(
-        path
-        for path in inbox.iterdir()
-        if path.is_file()
-        and path.suffix.lower() in LOADABLE_SUFFIXES
-        and not path.name.startswith(("~$", "."))
+        (
+            path
+            for path in files
+            if path.suffix.lower() in LOADABLE_SUFFIXES and not path.name.startswith(("~$", "."))
+        ),
+        key=str,
     )
 
 
-def resource_of_folder(path: Path) -> ResourceSpec | None:
+def resource_of_folder(path: AnyPath) -> ResourceSpec | None:
     """The resource named by the file's folder (``inbox/vehicles/fleet.xlsx``) or by the folder
     above a source's (``inbox/vehicles/fleet-list/2026.xlsx``), if any."""
     return RESOURCES.get(path.parent.name) or RESOURCES.get(path.parent.parent.name)
 
 
-def source_of_folder(path: Path) -> str | None:
+def source_of_folder(path: AnyPath) -> str | None:
     """The source a file's folder names (``inbox/business_travels/agency/v2.xlsx``: ``agency``),
     when the folder sits in a resource folder."""
     return path.parent.name if path.parent.parent.name in RESOURCES else None
 
 
-def _visible(folder: Path) -> bool:
+def _visible(folder: AnyPath) -> bool:
     return not folder.name.startswith((".", "_", "~"))
 
 
-def plan_inbox(inbox: Path) -> list[PlannedFile]:
+def plan_inbox(inbox: AnyPath) -> list[PlannedFile]:
     """Every loadable file of ``inbox`` and of its resource folders, and every sheet of its
     workbooks, parents first (what is not loaded first of all, with why)."""
     found: list[PlannedFile] = []
-    for path in inbox_files(inbox):
+    files, folders = folder_entries(inbox)
+    for path in _loadable(files):
         found += _planned(path, None)
-    for name, spec in RESOURCES.items():
-        folder = inbox / name
-        if folder.is_dir():
-            for path in inbox_files(folder):
-                found += _planned(path, spec)
-            for source in sorted(p for p in folder.iterdir() if p.is_dir() and _visible(p)):
-                for path in inbox_files(source):
-                    found += _planned(path, spec)
+    for folder in folders:
+        spec = RESOURCES.get(folder.name)
+        if spec is not None:
+            found += _resource_folder(folder, spec)
+    return _parents_first(found)
+
+
+def plan_folder(folder: AnyPath) -> list[PlannedFile]:
+    """A folder given to ``load`` or ``validate``, planned as the nightly plans its inbox: an
+    inbox, or one of its resource folders (``inbox/wastes``), or a source's folder in one
+    (``inbox/business_travels/agency``)."""
+    spec = RESOURCES.get(folder.name)
+    if spec is not None:
+        return _parents_first(_resource_folder(folder, spec))
+    spec = RESOURCES.get(folder.parent.name)
+    if spec is not None and _visible(folder):
+        return _parents_first([p for path in inbox_files(folder) for p in _planned(path, spec)])
+    return plan_inbox(folder)
+
+
+def _resource_folder(folder: AnyPath, spec: ResourceSpec) -> list[PlannedFile]:
+    """The files of a resource folder and of its sources' folders, as ``spec``."""
+    found: list[PlannedFile] = []
+    files, sources = folder_entries(folder)
+    for path in _loadable(files):
+        found += _planned(path, spec)
+    for source in sorted((p for p in sources if _visible(p)), key=str):
+        for path in inbox_files(source):
+            found += _planned(path, spec)
+    return found
+
+
+def _parents_first(found: list[PlannedFile]) -> list[PlannedFile]:
     order = {name: index for index, name in enumerate(RESOURCES)}
     # Stable: a workbook's entries keep its order, a source's versions the order of their names.
     return sorted(
@@ -79,7 +111,7 @@ def plan_inbox(inbox: Path) -> list[PlannedFile]:
     )
 
 
-def _planned(path: Path, spec: ResourceSpec | None) -> list[PlannedFile]:
+def _planned(path: AnyPath, spec: ResourceSpec | None) -> list[PlannedFile]:
     """The file's plan; a file that cannot be planned is one entry saying why (or, its
     resource named by its folder, given whole to its load, whose run records why)."""
     try:

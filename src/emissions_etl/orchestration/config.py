@@ -18,7 +18,9 @@ from typing import Any
 from pydantic import SecretStr, TypeAdapter, ValidationError
 
 from emissions_etl.errors import ConfigurationError
+from emissions_etl.scrubbing import keep_secret
 from emissions_etl.settings import Settings
+from emissions_etl.storage import AnyPath, as_path, is_file, is_folder
 
 SECRET_BLOCK = "emissions-api-key"
 #: Settings field -> Prefect variable holding it (the environment's EMISSIONS_<FIELD> wins).
@@ -92,11 +94,12 @@ def check_api(settings: Settings) -> None:
         raise ConfigurationError(f"missing setting(s): {'; '.join(missing)}")
 
 
-def resolve_inbox(given: str | None) -> Path:
+def resolve_inbox(given: str | None) -> AnyPath:
     """The inbox folder of this run: ``given``, else EMISSIONS_INBOX, else ``emissions_inbox``.
 
     Resolved when the run starts (a deployment bakes no path in); a relative path is taken from
-    the run's working directory, the project folder (see ``emissions_etl.orchestration.steps``).
+    the run's working directory, the project folder (see ``emissions_etl.orchestration.steps``);
+    a URL names a folder of an object store (``s3://bucket/inbox``).
     """
     value = given or Settings().inbox or prefect_variable(VARIABLES["inbox"])
     where = f"set the Prefect variable {VARIABLES['inbox']} / EMISSIONS_INBOX"
@@ -105,17 +108,18 @@ def resolve_inbox(given: str | None) -> Path:
     return inbox_folder(value, where)
 
 
-def inbox_folder(value: str | Path, where: str) -> Path:
+def inbox_folder(value: str | AnyPath, where: str) -> AnyPath:
     """``value`` as an existing folder (a relative path taken from the run's working
-    directory), or a ConfigurationError ending with ``where`` to set it."""
-    path = Path(value).expanduser()
-    if not path.is_absolute():
+    directory; a URL a folder of its store), or a ConfigurationError ending with ``where`` to
+    set it (a StorageError when the store cannot be asked)."""
+    path = as_path(value)
+    if isinstance(path, Path) and not path.is_absolute():
         path = Path.cwd() / path
-    if not path.exists():
+    if is_folder(path):
+        return path
+    if not is_file(path):
         raise ConfigurationError(f"inbox folder {path} does not exist: create it, or {where}")
-    if not path.is_dir():
-        raise ConfigurationError(f"inbox {path} is not a folder: {where} to a folder")
-    return path
+    raise ConfigurationError(f"inbox {path} is not a folder: {where} to a folder")
 
 
 def secret_block_value(name: str) -> str | None:
@@ -124,9 +128,11 @@ def secret_block_value(name: str) -> str | None:
         from prefect.blocks.system import Secret
 
         block: Any = Secret.load(name, _sync=True)  # type: ignore[call-arg]
-        return str(block.get())
+        value = str(block.get())
     except (ValueError, RuntimeError):
         return None  # no such block, or no Prefect API reachable: the environment must do
+    keep_secret(value)
+    return value
 
 
 def prefect_variable(name: str, *, parse: bool = True) -> Any:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
@@ -35,6 +34,7 @@ from emissions_etl.organizations import (
     read_organizations,
 )
 from emissions_etl.settings import Settings
+from emissions_etl.storage import AnyPath
 
 ORGANIZATIONS_VARIABLE = "emissions_organizations"
 KEY_BLOCK_PREFIX = "emissions-api-key-"
@@ -90,7 +90,7 @@ def settings_for(organization: str | None, *, require: bool = True) -> Settings:
     return settings
 
 
-def inbox_for(given: str | None, organization: str | None) -> Path:
+def inbox_for(given: str | None, organization: str | None) -> AnyPath:
     """A run's inbox: ``resolve_inbox``'s, or for an organization its own (``inbox`` in its
     entry), else the folder of its name in the inbox."""
     if organization is None:

@@ -17,11 +17,16 @@ setting to turn it off:
 "Moved to DEBUG" means the record is handled as if it had been logged at DEBUG: shown and sent
 to the API only when Prefect's logging level is DEBUG (``PREFECT_LOGGING_LEVEL``). Any other
 error keeps its traceback at ERROR: that is a bug to see.
+
+Every line, and its traceback, is scrubbed of credentials (``scrubbing``) before any handler
+shows it or sends it to the server (``ScrubbedRunLogs``).
 """
 
 from __future__ import annotations
 
 import logging
+
+from emissions_etl.scrubbing import scrub
 
 #: The loggers of flow and task runs: what the run's page in the UI shows.
 RUN_LOGGERS = ("prefect.flow_runs", "prefect.task_runs")
@@ -54,12 +59,30 @@ _RUN_FIELDS = frozenset(
 )  # fmt: skip
 
 
+class ScrubbedRunLogs(logging.Filter):
+    """Masks every credential in a record's message and traceback (formatted here, so what a
+    handler formats later is the scrubbed text)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = scrub(record.getMessage()), ()
+        if record.exc_info and record.exc_info[0] is not None:
+            record.exc_text = scrub(_FORMATTER.formatException(record.exc_info))
+        elif record.exc_text:
+            record.exc_text = scrub(record.exc_text)
+        return True
+
+
+_FORMATTER = logging.Formatter()
+
+
 def quiet_run_logs() -> None:
-    """Install ``QuietRunLogs`` on the run loggers (once; later calls change nothing)."""
+    """Install ``QuietRunLogs``, then ``ScrubbedRunLogs``, on the run loggers (once; later
+    calls change nothing)."""
     for name in RUN_LOGGERS:
         logger = logging.getLogger(name)
-        if not any(isinstance(f, QuietRunLogs) for f in logger.filters):
-            logger.addFilter(QuietRunLogs())
+        for kind in (QuietRunLogs, ScrubbedRunLogs):
+            if not any(isinstance(f, kind) for f in logger.filters):
+                logger.addFilter(kind())
 
 
 def _debug_enabled(record: logging.LogRecord) -> bool:

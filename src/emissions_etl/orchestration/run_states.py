@@ -20,6 +20,7 @@ from typing import Any
 
 from emissions_etl.errors import EmissionsEtlError, ServiceOutageError
 from emissions_etl.orchestration.run_report import RunVerdict
+from emissions_etl.scrubbing import scrub
 
 #: Tag of a run that completed with rejected or failed rows, and how its message begins.
 PARTIAL_TAG = "partial"
@@ -34,15 +35,16 @@ def end_state(run: RunVerdict) -> Any:
     for the flow's retries)."""
     from prefect.states import Completed, Failed
 
+    message = scrub(run.message)  # kept by the server: no credential a library quoted
     if run.state == "failed":
         if run.outage:
-            raise ServiceOutageError(f"the service looks down: {run.message}")
+            raise ServiceOutageError(f"the service looks down: {message}")
         _no_retry()
-        return Failed(message=run.message)
+        return Failed(message=message)
     if run.state == "partial":
         _tag_run(PARTIAL_TAG)
-        return Completed(message=PARTIAL_PREFIX + run.message)
-    return Completed(message=run.message)
+        return Completed(message=PARTIAL_PREFIX + message)
+    return Completed(message=message)
 
 
 @contextmanager

@@ -42,7 +42,7 @@ from emissions_etl.orchestration.warehouse_turns import (
 )
 from emissions_etl.organizations import Organization, read_organizations
 from emissions_etl.settings import DEFAULT_WAREHOUSE, Settings
-from emissions_etl.warehouse import Warehouse
+from emissions_etl.warehouse import Warehouse, WarehouseTarget
 
 if TYPE_CHECKING:
     from prefect.client.orchestration import SyncPrefectClient
@@ -87,6 +87,12 @@ def setup_prefect(
         say(f"Secret block {SECRET_BLOCK}: left as it is (no EMISSIONS_API_KEY given)")
     for variable, value in save_variables(settings).items():
         say(f"variable {variable} = {value}")
+    given = "warehouse" in settings.model_fields_set
+    if given and WarehouseTarget(settings.warehouse).has_password:
+        say(
+            f"the catalog's password is not stored in the variable {VARIABLES['warehouse']}: "
+            "give every worker PGPASSWORD, or a .pgpass file, as libpq reads them"
+        )
     if settings.organizations is not None:
         organizations = read_organizations(settings.organizations)
         save_organizations(organizations)
@@ -168,6 +174,10 @@ def save_variables(settings: Settings) -> dict[str, str]:
     for field_name, variable in VARIABLES.items():
         value = getattr(settings, field_name)
         if field_name in settings.model_fields_set and value is not None:
+            if field_name == "warehouse":
+                # A variable is read by anyone with the UI: never the catalog's password
+                # (workers take it from PGPASSWORD or .pgpass, as libpq does).
+                value = WarehouseTarget(str(value)).without_password()
             Variable.set(variable, str(value), overwrite=True)
             saved[variable] = str(value)
     return saved

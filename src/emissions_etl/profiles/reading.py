@@ -10,7 +10,6 @@ a profile's layout but lacks a required column is refused naming that column.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Protocol
 
 import pandas as pd
@@ -31,6 +30,7 @@ from emissions_etl.profiles.inputs import ProfileInputs
 from emissions_etl.resources import ResourceSpec
 from emissions_etl.sources import read_source
 from emissions_etl.sources.peek import peek_rows
+from emissions_etl.storage import AnyPath, is_file
 
 #: Header cells a message lists before "...".
 HEADERS_SHOWN = 15
@@ -54,7 +54,7 @@ class ReadOptions(Protocol):
 
 
 def read_batches(
-    path: Path, spec: ResourceSpec, options: ReadOptions
+    path: AnyPath, spec: ResourceSpec, options: ReadOptions
 ) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
     """(batch in ``spec``'s canonical columns, rejects of rows a profile left out) per batch."""
     profile = choose_profile(path, spec, options.profile, sheet=options.sheet)
@@ -84,7 +84,7 @@ def read_batches(
 
 
 def choose_profile(
-    path: Path, spec: ResourceSpec, name: str | None, *, sheet: str | None = None
+    path: AnyPath, spec: ResourceSpec, name: str | None, *, sheet: str | None = None
 ) -> Profile | None:
     """The profile ``path`` is read through for ``spec`` (see the module's docstring).
 
@@ -122,8 +122,8 @@ def _missing_message(found: ProfileFit) -> str:
     return f"{found.describe_missing()}; the header has: {', '.join(cells) or 'nothing'}"
 
 
-def _peek(path: Path, sheet: str | None) -> list[list[str]]:
-    if not path.is_file():
+def _peek(path: AnyPath, sheet: str | None) -> list[list[str]]:
+    if not is_file(path):
         raise SourceNotFoundError(str(path), "no such file")
     return peek_rows(path, sheet=sheet)
 

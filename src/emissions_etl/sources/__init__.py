@@ -5,12 +5,13 @@
 called), finds the header row, renames columns to canonical names and yields bounded batches.
 Whatever the file holds, a problem with the file is one InputError (``boundary``) and no input
 can exhaust memory or time (``limits``: every cap, checked before anything large is built).
+A file may be an object in a store (``emissions_etl.storage``): a csv streams from it, a
+workbook is read from a local copy; either way errors name the object.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping
-from pathlib import Path
 
 import pandas as pd
 
@@ -22,6 +23,7 @@ from emissions_etl.sources.frames import ORIGIN_COLUMNS
 from emissions_etl.sources.headers import HEADER_SEARCH_ROWS, ColumnNamer, normalise_header
 from emissions_etl.sources.html_reader import read_html
 from emissions_etl.sources.workbook_reader import read_workbook
+from emissions_etl.storage import AnyPath, as_path, is_file, local_file, size
 
 __all__ = [
     "HEADER_SEARCH_ROWS",
@@ -36,7 +38,7 @@ __all__ = [
 
 
 def read_source(
-    path: Path,
+    path: AnyPath,
     *,
     sheet: str | None = None,
     expected_columns: Collection[str],
@@ -59,7 +61,7 @@ def read_source(
     SourceEncodingError, DuplicateColumnError), at the call or while iterating; never another
     exception for anything the file holds.
     """
-    path = Path(path)
+    path = as_path(path)
     if batch_rows < 1:
         raise ValueError("batch_rows must be at least 1")
     namer = ColumnNamer(expected_columns, aliases or {}, required_columns)
@@ -68,7 +70,7 @@ def read_source(
 
 
 def _open(
-    path: Path,
+    path: AnyPath,
     namer: ColumnNamer,
     sheet: str | None,
     encoding: str | None,
@@ -77,29 +79,30 @@ def _open(
 ) -> Iterator[pd.DataFrame]:
     kind = _format(path)
     if kind.is_workbook:
-        return read_workbook(path, sheet=sheet, namer=namer, batch_rows=batch_rows)
+        return read_workbook(local_file(path), sheet=sheet, namer=namer, batch_rows=batch_rows)
     if kind is SourceFormat.HTML:
-        return read_html(path, namer=namer, batch_rows=batch_rows)
+        return read_html(local_file(path), namer=namer, batch_rows=batch_rows)
     return read_delimited(
         path, namer=namer, encoding=encoding, delimiter=delimiter, batch_rows=batch_rows
     )
 
 
-def source_format(path: Path) -> SourceFormat:
+def source_format(path: AnyPath) -> SourceFormat:
     """What the file is, from its content (``formats``); an InputError for a file that is
     missing, empty, or none of the formats read."""
+    path = as_path(path)
     return guarded(path, _format, path)
 
 
-def _format(path: Path) -> SourceFormat:
-    if not path.is_file():
+def _format(path: AnyPath) -> SourceFormat:
+    if not is_file(path):
         raise SourceNotFoundError(str(path), "no such file")
-    if path.stat().st_size == 0:
+    if size(path) == 0:
         raise UnsupportedSourceError(str(path), "the file is empty")
     return detect_format(path)
 
 
-def is_workbook(path: Path) -> bool:
+def is_workbook(path: AnyPath) -> bool:
     """True for a workbook read sheet by sheet (xlsx, xlsb, xls, ods, whatever its name), False
     for a csv or an HTML table; an InputError when the file is none of the formats read."""
     return source_format(path).is_workbook

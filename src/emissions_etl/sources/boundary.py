@@ -5,7 +5,8 @@ their own exceptions on a damaged or hostile file; callers of ``sources`` only e
 InputError tree (one line, exit code 2), whatever the file holds and whenever it fails: while
 the reader is set up or while batches are read. A panic in calamine's Rust code, which pyo3
 raises as a ``BaseException`` (``PanicException``), is a damaged file too: the packages check
-what they know would panic, and this is the net under what they do not.
+what they know would panic, and this is the net under what they do not. A workbook in a store
+is read from a local copy: what its readers say names the object, not the copy.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import struct
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import ParamSpec, TypeVar
 from xml.parsers import expat
 
@@ -31,6 +31,7 @@ from emissions_etl.errors import (
     SourceTooLargeError,
     UnsupportedSourceError,
 )
+from emissions_etl.storage import AnyPath, is_url
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -50,11 +51,11 @@ _DAMAGED = (
 )
 
 
-def as_input_error(path: Path, error: Exception) -> InputError:
+def as_input_error(path: AnyPath, error: Exception) -> InputError:
     """The InputError a foreign ``error`` raised while reading ``path`` stands for."""
-    if isinstance(error, InputError):
-        return error
     where = str(path)
+    if isinstance(error, InputError):
+        return _naming(error, where) if is_url(path) else error
     detail = f"{type(error).__name__}: {error}".strip()
     if isinstance(error, PasswordError) or (
         "password" in str(error).lower() and isinstance(error, CalamineError)
@@ -79,7 +80,17 @@ def is_panic(error: BaseException) -> bool:
     return type(error).__name__ == "PanicException"
 
 
-def guarded(path: Path, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+def _naming(error: InputError, where: str) -> InputError:
+    """``error`` naming ``where`` (the object) instead of the local copy it was read from."""
+    if error.path == where:
+        return error
+    renamed = type(error).__new__(type(error))  # its class and data, its words about ``where``
+    renamed.__dict__.update(vars(error), path=where)
+    renamed.args = (f"{where}: {error.reason}",)
+    return renamed
+
+
+def guarded(path: AnyPath, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """``call(*args, **kwargs)`` with any exception turned into an InputError."""
     try:
         return call(*args, **kwargs)
@@ -91,7 +102,7 @@ def guarded(path: Path, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs)
         raise
 
 
-def guarded_batches(path: Path, batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+def guarded_batches(path: AnyPath, batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
     """``batches`` with any exception raised while iterating turned into an InputError."""
     try:
         yield from batches
@@ -103,7 +114,7 @@ def guarded_batches(path: Path, batches: Iterator[pd.DataFrame]) -> Iterator[pd.
         raise
 
 
-def _panicked(path: Path) -> CorruptSourceError:
+def _panicked(path: AnyPath) -> CorruptSourceError:
     return CorruptSourceError(
         str(path), "the file is damaged (the workbook reader failed on it): save it again"
     )

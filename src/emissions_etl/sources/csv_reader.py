@@ -13,7 +13,7 @@ import csv
 import io
 import re
 from collections.abc import Iterator
-from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import pandas as pd
@@ -36,6 +36,7 @@ from emissions_etl.sources.limits import (
     column_letters,
 )
 from emissions_etl.sources.text_stream import DecodedText
+from emissions_etl.storage import AnyPath, open_binary
 
 _SNIFF_BYTES = 64 * 1024
 #: The longest line a header can be (MAX_COLUMNS cells of MAX_HEADER_CHARS, quoted).
@@ -55,7 +56,7 @@ csv.field_size_limit(max(csv.field_size_limit(), MAX_LINE_CHARS))
 
 
 def read_delimited(
-    path: Path,
+    path: AnyPath,
     *,
     namer: ColumnNamer,
     encoding: str | None,
@@ -67,7 +68,7 @@ def read_delimited(
     Encoding, delimiter and header are settled before the first batch, so errors raise here;
     a line that breaks the encoding later raises while iterating.
     """
-    stream = path.open("rb")
+    stream = open_binary(path)
     try:
         _refuse_binary(path, stream.read(_SNIFF_BYTES))
         stream.seek(0)
@@ -91,7 +92,7 @@ def read_delimited(
     return _iter_chunks(path, stream, text, header, delimiter, batch_rows)
 
 
-def _refuse_binary(path: Path, sample: bytes) -> None:
+def _refuse_binary(path: AnyPath, sample: bytes) -> None:
     """A file whose first bytes are largely control characters is not text (UTF-16 without a
     byte-order mark looks so too, one byte in two being NUL)."""
     if sample.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -131,8 +132,8 @@ def _end_of_line(text: str, index: int) -> int:
 
 
 def _iter_chunks(
-    path: Path,
-    stream: io.BufferedReader,
+    path: AnyPath,
+    stream: BinaryIO,
     text: DecodedText,
     header: HeaderMatch,
     delimiter: str,
@@ -167,7 +168,9 @@ def _iter_chunks(
         stream.close()
 
 
-def _check_cells(path: Path, chunk: pd.DataFrame, lines: np.ndarray, header: HeaderMatch) -> None:
+def _check_cells(
+    path: AnyPath, chunk: pd.DataFrame, lines: np.ndarray, header: HeaderMatch
+) -> None:
     """Refuse the file at the first cell over MAX_CELL_CHARS (no person typed it)."""
     for position, column in enumerate(chunk.columns):
         lengths = chunk[column].str.len().to_numpy(dtype="int64", na_value=0)
@@ -182,7 +185,7 @@ def _check_cells(path: Path, chunk: pd.DataFrame, lines: np.ndarray, header: Hea
             )
 
 
-def _parser_error(path: Path, message: str, header_line: int, width: int) -> Exception:
+def _parser_error(path: AnyPath, message: str, header_line: int, width: int) -> Exception:
     """pandas' tokenizer messages, with lines counted from the top of the file."""
     if found := _FIELDS_ERROR.search(message):
         line = header_line + int(found.group(2))
@@ -200,11 +203,11 @@ def _parser_error(path: Path, message: str, header_line: int, width: int) -> Exc
 
 
 def read_raw_lines(
-    path: Path, *, encoding: str | None = None, delimiter: str | None = None
+    path: AnyPath, *, encoding: str | None = None, delimiter: str | None = None
 ) -> Iterator[list[str]]:
     """Every record of the file as text cells, blank lines included, so that record ``n``
     is line ``n`` (used to rebuild a csv as a workbook for annotation)."""
-    with path.open("rb") as stream:
+    with open_binary(path) as stream:
         text = DecodedText(stream, source=str(path), encoding=encoding)
         if delimiter is None:
             head = _read_head(text)

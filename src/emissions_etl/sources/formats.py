@@ -21,6 +21,7 @@ from emissions_etl.errors import EncryptedSourceError, UnsupportedSourceError
 from emissions_etl.sources.ole_package import OLE_MAGIC, open_compound
 from emissions_etl.sources.xls_package import WORKBOOK_STREAMS
 from emissions_etl.sources.zip_package import ZIP_MAGIC, Inflater, open_members
+from emissions_etl.storage import AnyPath, local_file, open_binary
 
 
 class SourceFormat(enum.Enum):
@@ -68,16 +69,20 @@ _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
 NOT_READ = "not a workbook (xlsx, xls, xlsb, ods), an HTML table or a csv file"
 
 
-def detect_format(path: Path) -> SourceFormat:
+def detect_format(path: AnyPath) -> SourceFormat:
     """The format of the file at ``path``, from its content (see the module's docstring); a
     one-line InputError for a container that holds no workbook, a password-protected one, or
-    a binary file whose name says it is no spreadsheet either."""
-    with path.open("rb") as stream:
+    a binary file whose name says it is no spreadsheet either. An object in a store is sniffed
+    from its first bytes; a container is looked into in the local copy its reader needs anyway
+    (a csv is never fetched whole)."""
+    with open_binary(path) as stream:
         head = stream.read(_SNIFF_BYTES)
-        if head.startswith(ZIP_MAGIC):
-            return _zip_format(path, stream)
+    if head.startswith(ZIP_MAGIC):
+        local = local_file(path)
+        with local.open("rb") as stream:
+            return _zip_format(local, stream)
     if head.startswith(OLE_MAGIC):
-        return _compound_format(path)
+        return _compound_format(local_file(path))
     if _is_html(path, head):
         return SourceFormat.HTML
     suffix = path.suffix.lower()
@@ -118,7 +123,7 @@ def _compound_format(path: Path) -> SourceFormat:
     )
 
 
-def _is_html(path: Path, head: bytes) -> bool:
+def _is_html(path: AnyPath, head: bytes) -> bool:
     """Markup that holds an HTML element near its top (after any byte-order mark, white space,
     XML declaration or comment); SpreadsheetML 2003 (XML that Excel also opens) is refused."""
     text = head

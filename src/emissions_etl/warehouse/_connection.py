@@ -17,8 +17,10 @@ import pandas as pd
 from pandas.errors import Pandas4Warning
 
 from emissions_etl.errors import WarehouseError
+from emissions_etl.scrubbing import scrub
 from emissions_etl.warehouse._conflicts import is_conflict
 from emissions_etl.warehouse._extensions import forbid_downloads, load_packaged
+from emissions_etl.warehouse._store_secret import attach_store
 from emissions_etl.warehouse._target import WarehouseTarget
 
 #: Attempts and pause between them while the file is locked by another program.
@@ -38,6 +40,7 @@ READER_MEMORY_LIMIT = "256MB"
 #: duckdb 2.0). A waste load writes some 1.5 KB of WAL a row, so 256 MB is one checkpoint every
 #: ~170,000 rows: a 400,000-row load spent 4.9 s checkpointing at 64 MB, 2.5 s at 256 MB.
 CHECKPOINT_THRESHOLD = "256MB"
+_STORED_DATA_PATH = re.compile(r"Data path (?P<path>\S+) requires the extension httpfs")
 _HOLDER = re.compile(r"held in (?P<exe>\S+) \(PID (?P<pid>\d+)\)")
 
 
@@ -90,9 +93,10 @@ def fetch_frame(result: duckdb.DuckDBPyConnection) -> pd.DataFrame:
 
 
 def first_line(error: BaseException) -> str:
-    """The first line of an error's message (DuckDB adds hints on further lines)."""
+    """The first line of an error's message (DuckDB adds hints on further lines), with every
+    credential scrubbed: DuckDB quotes a catalog's conninfo, password and all."""
     text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
+    return scrub(text.splitlines()[0]) if text else type(error).__name__
 
 
 def _is_lock_error(error: duckdb.Error) -> bool:
@@ -122,6 +126,7 @@ def connect_target(
         load_packaged(con, "ducklake")
         if target.is_postgres:
             load_packaged(con, "postgres_scanner")
+        attach_store(con, target.lake_data_path())
         options = (
             []
             if target.lake_data_path() is None
@@ -130,7 +135,17 @@ def connect_target(
         if read_only:
             options.append("READ_ONLY")
         clause = f" ({', '.join(options)})" if options else ""
-        _attach(con, f"ATTACH '{_quoted(target.location)}' AS {LAKE_ALIAS}{clause}")
+        statement = f"ATTACH '{_quoted(target.location)}' AS {LAKE_ALIAS}{clause}"
+        try:
+            _attach(con, statement)
+        except duckdb.Error as error:
+            # A lake's catalog names its data path: one in a store needs httpfs before ATTACH,
+            # when the user did not name it (a report, an analyst's query).
+            stored = _STORED_DATA_PATH.search(str(error))
+            if stored is None or target.lake_data_path() is not None:
+                raise
+            attach_store(con, stored["path"])
+            _attach(con, statement)
         con.execute(f"USE {LAKE_ALIAS}")
         con.execute("SET TimeZone = 'UTC'")
         limit = READER_MEMORY_LIMIT if read_only else WRITER_MEMORY_LIMIT
@@ -168,4 +183,4 @@ def _quoted(text: str) -> str:
 
 def _masked(text: str, target: WarehouseTarget) -> str:
     """An error that may quote the conninfo, with the target's password masked."""
-    return text.replace(target.location, str(target))
+    return scrub(text.replace(target.location, str(target)))

@@ -37,29 +37,27 @@ class WriterLock:
         """Take the lock, polling up to ``wait_seconds`` and telling ``say`` how long it has
         waited and for whom; then WarehouseError, one line naming the holder."""
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        started = time.monotonic()
-        deadline = started + max(wait_seconds, 0.0)
-        next_word = started + PROGRESS_AFTER_SECONDS
-        while True:
+
+        def take() -> bool:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
             except BlockingIOError:
-                now = time.monotonic()
-                if now >= deadline:
-                    holder = _read_pid(fd)
-                    os.close(fd)
-                    raise WarehouseError(
-                        f"{self.warehouse_path} is being written by another load "
-                        f"(pid {holder}); waited {wait_seconds:g} s: try again once it ends"
-                    ) from None
-                if say is not None and now >= next_word:
-                    say(
-                        f"waiting for {self.warehouse_path}: another load (pid {_read_pid(fd)}) "
-                        f"is writing it; {now - started:.0f} s of at most {wait_seconds:g} s"
-                    )
-                    next_word = now + PROGRESS_EVERY_SECONDS
-                time.sleep(_POLL_SECONDS)
+                return False
+            return True
+
+        def waiting(seconds: float) -> str:
+            return (
+                f"waiting for {self.warehouse_path}: another load (pid {_read_pid(fd)}) "
+                f"is writing it; {seconds:.0f} s of at most {wait_seconds:g} s"
+            )
+
+        if not wait_for_turn(take, wait_seconds, say, waiting, _POLL_SECONDS):
+            holder = _read_pid(fd)
+            os.close(fd)
+            raise WarehouseError(
+                f"{self.warehouse_path} is being written by another load "
+                f"(pid {holder}); waited {wait_seconds:g} s: try again once it ends"
+            )
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
         self._fd = fd
@@ -73,6 +71,30 @@ class WriterLock:
             fcntl.flock(fd, fcntl.LOCK_UN)
         finally:
             os.close(fd)
+
+
+def wait_for_turn(
+    take: Callable[[], bool],
+    wait_seconds: float,
+    say: Say | None,
+    waiting: Callable[[float], str],
+    poll_seconds: float,
+) -> bool:
+    """Call ``take`` every ``poll_seconds`` until it gets the turn (True) or ``wait_seconds``
+    have passed (False), telling ``say`` ``waiting(seconds so far)`` after
+    PROGRESS_AFTER_SECONDS, then every PROGRESS_EVERY_SECONDS."""
+    started = time.monotonic()
+    deadline = started + max(wait_seconds, 0.0)
+    next_word = started + PROGRESS_AFTER_SECONDS
+    while not take():
+        now = time.monotonic()
+        if now >= deadline:
+            return False
+        if say is not None and now >= next_word:
+            say(waiting(now - started))
+            next_word = now + PROGRESS_EVERY_SECONDS
+        time.sleep(poll_seconds)
+    return True
 
 
 def _read_pid(fd: int) -> str:

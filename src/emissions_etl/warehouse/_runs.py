@@ -14,6 +14,8 @@ from typing import Any
 
 import duckdb
 
+from emissions_etl.scrubbing import scrub
+
 #: Outcomes a run may end with (``running`` while it is under way).
 OUTCOMES = ("running", "succeeded", "partial", "rejected", "failed", "dry_run", "interrupted")
 
@@ -87,7 +89,7 @@ def finish_run(
             *(_count(counts, name) for name in COUNT_COLUMNS),
             json.dumps({name: int(value) for name, value in counts.items()}, sort_keys=True),
             co2e_kg,
-            error,
+            None if error is None else scrub(error),  # kept for anyone who reads the lake
             run_id,
         ],
     )

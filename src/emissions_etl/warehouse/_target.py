@@ -78,5 +78,16 @@ class WarehouseTarget:
         """The location with any password in a conninfo masked: safe for logs and errors."""
         return _PASSWORD.sub(r"\1***", self.location)
 
+    @property
+    def has_password(self) -> bool:
+        """Whether the location holds a password (a conninfo's ``password=``)."""
+        return _PASSWORD.search(self.location) is not None
+
+    def without_password(self) -> str:
+        """The location with a conninfo's password left out: what may be stored where others
+        read it (a Prefect variable); libpq finds the password in ``PGPASSWORD`` or
+        ``.pgpass`` on each machine instead."""
+        return " ".join(_PASSWORD.sub("", self.location).split())
+
 
 __all__ = ["LAKE_PREFIX", "POSTGRES_PREFIX", "WarehouseTarget"]

@@ -4,7 +4,8 @@ with its catalog in PostgreSQL), and read-only queries for reports and analysts.
 Writers of a file take the cross-process lock first, then DuckDB's read-write connection, and
 keep the write window to the run (etl-anchors §4: one writer process; analysts read when it is
 closed). Writers of a lake share it: each commit is a snapshot, and a commit that conflicts with
-another writer's is tried again (``_conflicts``).
+another writer's is tried again (``_conflicts``); writers of one organization take turns, which
+PostgreSQL keeps (``_catalog_turn``), so two loads of it never both create a record.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import duckdb
 import pandas as pd
 
 from emissions_etl.errors import WarehouseError
+from emissions_etl.warehouse._catalog_turn import CatalogTurn
 from emissions_etl.warehouse._conflicts import retried_on_conflict
 from emissions_etl.warehouse._connection import (
     LAKE_ALIAS,
@@ -43,9 +45,9 @@ class Warehouse:
     file>`` or ``ducklake:postgres:<libpq conninfo>`` (``data_path``: where a lake's data files
     go).
 
-    A file's writer waits up to ``wait_seconds`` for another load holding it; ``say`` receives
-    the lines it has for a person meanwhile (``waiting for ...: another load (pid n) is writing
-    it; 30 s of at most 600 s``).
+    A file's writer waits up to ``wait_seconds`` for another load holding it, and a lake's for
+    another load of its organization; ``say`` receives the lines it has for a person meanwhile
+    (``waiting for ...: another load (pid n) is writing it; 30 s of at most 600 s``).
     """
 
     def __init__(
@@ -94,14 +96,17 @@ class Warehouse:
 
         A file's writer is exclusive: it waits up to ``wait_seconds`` (default: the
         warehouse's) for another load holding ``<path>.lock``, telling ``say`` now and then,
-        then raises WarehouseError naming its pid. A DuckDB error inside the block leaves as
-        WarehouseError.
+        then raises WarehouseError naming its pid. A lake's writer (catalog in PostgreSQL) waits
+        so for another writer of its organization, whose turn PostgreSQL keeps. A DuckDB error
+        inside the block leaves as WarehouseError.
         """
-        lock = None
-        if not self.shared:
+        lock: WriterLock | CatalogTurn
+        if self.shared:
+            lock = CatalogTurn(self.target, self.organization_id)
+        else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             lock = WriterLock(self.path)
-            lock.acquire(self.wait_seconds if wait_seconds is None else wait_seconds, self.say)
+        lock.acquire(self.wait_seconds if wait_seconds is None else wait_seconds, self.say)
         try:
             con = connect_target(self.target)
             try:
@@ -119,8 +124,7 @@ class Warehouse:
                 self._writer_con = None
                 con.close()
         finally:
-            if lock is not None:
-                lock.release()
+            lock.release()
 
     @contextmanager
     def reading(self, organization_id: str | None = None) -> Iterator[None]:

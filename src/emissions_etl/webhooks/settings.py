@@ -13,6 +13,7 @@ from pathlib import Path
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from emissions_etl.scrubbing import keep_secret
 from emissions_etl.settings import DEFAULT_WAREHOUSE
 from emissions_etl.warehouse._target import WarehouseTarget
 
@@ -46,6 +47,9 @@ class WebhookSettings(BaseSettings):
     # The warehouse setting of the pipeline (no prefix): the secret file lives beside it (for
     # a lake with a PostgreSQL catalog, in the user's cache folder).
     warehouse: str | Path = Field(default=DEFAULT_WAREHOUSE, validation_alias="EMISSIONS_WAREHOUSE")
+
+    def model_post_init(self, context: object, /) -> None:
+        keep_secret(self.secret)  # scrubbed from every text shown or stored from now on
 
     def secret_path(self) -> Path:
         """``EMISSIONS_WEBHOOK_SECRET_FILE``, else ``<warehouse>.webhook-secret.json``."""

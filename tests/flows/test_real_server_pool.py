@@ -1,0 +1,231 @@
+"""A pool of machines on a real `prefect server start`: two workers started from different
+empty folders (each its own home: no disk shared between them), the nightly of two
+organizations whose inboxes are in an object store (a real S3-compatible server, moto's), into
+one lake whose catalog is in a real PostgreSQL and whose data files are in the store. Every
+worker needs only the Prefect server and the store's AWS variables; the rest comes from the
+Prefect variables and blocks ``prefect-setup`` writes. A second night creates nothing.
+
+The servers are set up in fixtures of their own (``postgres``, ``s3``, ``pool``), apart from
+the real Prefect server's (``real_prefect_server``), so they can move to session fixtures.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from emissions_etl.orchestration.setup import POOL, setup_prefect
+from emissions_etl.settings import Settings
+from emissions_etl.warehouse import Warehouse
+from tests.postgres_server import PostgresServer, available, running_postgres
+from tests.s3_server import S3Server, running_s3
+
+from ..pipeline.tenancy import Tenant, new_tenant, waste_row, write_wastes_xlsx
+from .conftest import PREFECT_BIN, RealPrefectServer, stop_process_group
+
+pytestmark = [
+    pytest.mark.real_server,
+    pytest.mark.skipif(not available(), reason="no PostgreSQL binaries (.ci/run installs them)"),
+    pytest.mark.timeout(900),
+    pytest.mark.xdist_group("prefect-server-pool"),
+]
+
+PROJECT = Path(__file__).resolve().parents[2]
+QUEUE = "pool-test"
+BUCKET = "pool"
+NIGHT_WAIT = 420.0  # a parent and two children, each a fresh process on a 2-core machine
+ROWS = {"acme-es": 24, "acme-pt": 18}  # over what DuckLake inlines in its catalog (10)
+
+
+@dataclass
+class Pool:
+    """The pool's set-up: its organizations, the lake, the workers' folders and logs."""
+
+    tenants: dict[str, Tenant]
+    lake: Warehouse
+    s3: S3Server
+    folders: list[Path]
+    logs: list[Path]
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[PostgresServer]:
+    with running_postgres() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def s3() -> Iterator[S3Server]:
+    with running_s3() as server, pytest.MonkeyPatch.context() as patch:
+        for name, value in server.env().items():  # this process reads the lake too
+            patch.setenv(name, value)
+        server.create_bucket(BUCKET)
+        yield server
+
+
+@pytest.fixture(scope="module")
+def pool(
+    real_prefect_server: RealPrefectServer,
+    postgres: PostgresServer,
+    s3: S3Server,
+    sandbox: Any,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Pool]:
+    folder = tmp_path_factory.mktemp("pool")
+    tenants = {}
+    for n, (name, rows) in enumerate(ROWS.items()):
+        (folder / name).mkdir()
+        tenants[name] = new_tenant(sandbox, folder / name)
+        book = write_wastes_xlsx(folder / name / "wastes.xlsx",
+                                 [waste_row(100 * n + i) for i in range(rows)])  # fmt: skip
+        s3.client().upload_file(str(book), BUCKET, f"inbox/{name}/wastes/{name}.xlsx")
+    toml = folder / "organizations.toml"
+    toml.write_text(
+        "\n\n".join(
+            f'[[organization]]\nname = "{name}"\norganization_id = "{tenant.organization_id}"\n'
+            f'api_key = "{tenant.api_key}"'
+            for name, tenant in tenants.items()
+        ) + "\n",
+        encoding="utf-8",
+    )  # fmt: skip
+    lake = f"ducklake:postgres:{postgres.create_database('pool')}"
+    data = f"s3://{BUCKET}/lake/"
+    settings = Settings(
+        api_url=sandbox.base_url,
+        ca_file=sandbox.ca_file,
+        warehouse=lake,
+        warehouse_data=data,
+        inbox=f"s3://{BUCKET}/inbox",
+        organizations=toml,
+    )
+    setup_prefect(settings, project_dir=PROJECT, say=lambda line: None)
+    from prefect.client.orchestration import get_client
+
+    with get_client(sync_client=True) as client:
+        client.create_work_queue(name=QUEUE, work_pool_name=POOL)
+    workers, folders, logs = [], [], []
+    for n in range(2):
+        home = tmp_path_factory.mktemp(f"worker-{n}")  # an empty folder, its own home
+        env = {**real_prefect_server.subprocess_env(), **s3.env(), "HOME": str(home)}
+        log = home / "worker.log"
+        with log.open("w") as out:
+            workers.append(
+                subprocess.Popen(
+                    [
+                        PREFECT_BIN,
+                        "worker",
+                        "start",
+                        "--pool",
+                        POOL,
+                        "--work-queue",
+                        QUEUE,
+                        "--limit",
+                        "2",
+                        "--name",
+                        f"pool-worker-{n}",
+                    ],
+                    cwd=home,
+                    env=env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )  # fmt: skip
+            )
+        folders.append(home)
+        logs.append(log)
+    try:
+        yield Pool(tenants, Warehouse(lake, data_path=data), s3, folders, logs)
+    finally:  # both at once: a worker takes up to 15 s to stop on SIGTERM
+        stopping = [threading.Thread(target=stop_process_group, args=(w,)) for w in workers]
+        for thread in stopping:
+            thread.start()
+        for thread in stopping:
+            thread.join()
+
+
+def night(pool: Pool) -> tuple[Any, list[Any]]:
+    """One nightly run of the deployment on the test queue, waited for; it and its children."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterParentFlowRunId
+
+    with get_client(sync_client=True) as client:
+        nightly = client.read_deployment_by_name("nightly_load/nightly")
+        made = client.create_flow_run_from_deployment(nightly.id, work_queue_name=QUEUE)
+        started = time.monotonic()
+        while time.monotonic() - started < NIGHT_WAIT:
+            parent = client.read_flow_run(made.id)
+            if parent.state is not None and parent.state.is_final():
+                break
+            time.sleep(2)
+        children = client.read_flow_runs(
+            flow_run_filter=FlowRunFilter(
+                parent_flow_run_id=FlowRunFilterParentFlowRunId(any_=[made.id])
+            )
+        )
+    logs = "\n".join(log.read_text(errors="replace")[-3000:] for log in pool.logs)
+    assert parent.state is not None, logs
+    assert parent.state.is_final(), logs
+    print(f"\nthe nightly of two organizations from the store: {time.monotonic() - started:.1f} s")
+    return parent, sorted(children, key=lambda run: run.name)
+
+
+def service_wastes(tenant: Tenant) -> int:
+    with tenant.client() as client:
+        return sum(1 for _ in client.iter_wastes())
+
+
+@pytest.fixture(scope="module")
+def first_night(pool: Pool) -> tuple[Any, list[Any]]:
+    return night(pool)
+
+
+def test_two_workers_sharing_no_disk_load_two_organizations_from_the_store_into_one_lake(
+    pool: Pool, first_night: tuple[Any, list[Any]]
+) -> None:
+    parent, children = first_night
+    logs = "\n".join(log.read_text(errors="replace") for log in pool.logs)
+
+    assert parent.state.is_completed(), f"{parent.state.message}\n{logs[-6000:]}"
+    assert [child.name for child in children] == ["nightly acme-es inbox/acme-es",
+                                                  "nightly acme-pt inbox/acme-pt"]  # fmt: skip
+    for child in children:
+        assert child.state.is_completed(), child.state.message
+    for name, tenant in pool.tenants.items():
+        assert service_wastes(tenant) == ROWS[name]
+    landed = pool.lake.query(
+        "SELECT organization_id, count(*) AS n, count(DISTINCT source_key) AS keys "
+        "FROM emissions WHERE resource = 'wastes' GROUP BY ALL"
+    )
+    assert {row.organization_id: (row.n, row.keys) for row in landed.itertuples()} == {
+        tenant.organization_id: (ROWS[name], ROWS[name]) for name, tenant in pool.tenants.items()
+    }
+    sources = pool.lake.query("SELECT DISTINCT source FROM load_runs ORDER BY 1")["source"]
+    assert list(sources) == [f"s3://{BUCKET}/inbox/{name}/wastes/{name}.xlsx" for name in ROWS]
+    assert any(key.endswith(".parquet") for key in pool.s3.keys(BUCKET, "lake/"))
+    for folder in pool.folders:  # nothing of the inbox or the lake on a worker's disk
+        kept = [p.name for p in folder.rglob("*") if p.suffix in (".xlsx", ".parquet", ".duckdb")]
+        assert kept == [], kept
+    for tenant in pool.tenants.values():
+        assert tenant.api_key not in logs
+
+
+def test_a_second_night_from_the_store_creates_nothing(
+    pool: Pool, first_night: tuple[Any, list[Any]]
+) -> None:
+    parent, children = night(pool)
+
+    assert parent.state.is_completed(), parent.state.message
+    for child in children:
+        assert child.state.is_completed(), child.state.message
+        assert ", loaded 0, " in child.state.message
+    for name, tenant in pool.tenants.items():
+        assert service_wastes(tenant) == ROWS[name]
+    landed = pool.lake.query("SELECT count(*) AS n FROM emissions WHERE resource = 'wastes'")
+    assert int(landed["n"][0]) == sum(ROWS.values())
