@@ -4,6 +4,9 @@
 bytes), finds the header row, renames columns to canonical names and yields bounded batches.
 Whatever the file holds, a problem with the file is one InputError (``boundary``) and no input
 can exhaust memory or time (``limits``: every cap, checked before anything large is built).
+
+Floor: above errors only. May import ``errors``; never the client, the warehouse or any other
+package of the project.
 """
 
 from __future__ import annotations
