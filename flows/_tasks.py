@@ -105,20 +105,6 @@ def load_one(
     return outcome
 
 
-def file_outcome(
-    path: str, resource: str, state: State[Any], sheets: tuple[str, ...] = ()
-) -> FileOutcome:
-    """The outcome of ``load_one`` from its final state (``sheets``: the workbook's sheets it
-    loaded, when not the whole workbook)."""
-    if state.is_completed():
-        outcome: FileOutcome = state.result()
-        return outcome
-    error = state.result(raise_on_failure=False)
-    if not isinstance(error, EmissionsEtlError):
-        error = EmissionsEtlError(str(state.message))
-    return FileOutcome(as_path(path), resource, error=error, sheets=sheets)
-
-
 def not_loaded(planned: PlannedFile) -> FileOutcome:
     """What the plan does not load: a sheet skipped (notes, a summary), or a file or sheet
     refused, with why."""

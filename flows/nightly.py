@@ -10,9 +10,12 @@ from typing import Any
 from prefect import flow
 from prefect.states import State
 
-from emissions_etl.loading.pipeline import LoadOptions
-from emissions_etl.orchestration.organization_runs import read_back, run_on_the_pool
-from emissions_etl.orchestration.organizations import organization_names
+from emissions_etl.orchestration.flow_runs import (
+    NightlyParameters,
+    load_planned,
+    organizations_of_the_night,
+)
+from emissions_etl.orchestration.organization_runs import run_each
 from emissions_etl.orchestration.run_names import nightly_run_name
 from emissions_etl.orchestration.run_states import (
     OUTAGE_RETRIES,
@@ -20,7 +23,6 @@ from emissions_etl.orchestration.run_states import (
     retried_only_on_outage,
 )
 from flows._tasks import (
-    file_outcome,
     load_one,
     not_loaded,
     plan,
@@ -62,44 +64,22 @@ def nightly_load(
             emissions_organizations, or EMISSIONS_ORGANIZATIONS on the worker), one run for each
             of them, at once on the pool; else the one organization of the settings.
     """
+    parameters = NightlyParameters(inbox, strict, mirror, allow_mass_delete)
     with retried_only_on_outage():
-        organizations = [] if organization else organization_names()
+        organizations = organizations_of_the_night(organization)
     if organizations:
-        parameters = {"inbox": inbox, "strict": strict, "mirror": mirror,
-                      "allow_mass_delete": allow_mass_delete}  # fmt: skip
-        return each_organization(organizations, parameters)
+        runs = run_each(organizations, parameters.as_flow_parameters(), nightly_load)
+        return publish_organizations(runs)
     with retried_only_on_outage(), warehouse_turn(organization):
-        outcomes = []
-        for planned in plan(inbox, organization):
-            if planned.spec is None:
-                outcomes.append(not_loaded(planned))
-                continue
-            path, resource = str(planned.path), planned.spec.name
-            options = LoadOptions(strict=strict, mirror=mirror,
-                                  allow_mass_delete=allow_mass_delete,
-                                  sheets=planned.sheets)  # fmt: skip
-            state = load_one(path, resource, options, planned.workbook, organization,
-                             return_state=True)  # fmt: skip
-            outcomes.append(file_outcome(path, resource, state, planned.shown_sheets))
-        if any(outcome.summary is not None for outcome in outcomes):
-            # a failure is the task's; the files stand loaded
-            refresh_sums(organization, return_state=True)
+        outcomes = load_planned(
+            plan(inbox, organization),
+            parameters,
+            organization,
+            load=load_one,
+            not_loaded=not_loaded,
+            refresh_sums=refresh_sums,
+        )
         return publish(outcomes, organization)
-
-
-def each_organization(organizations: list[str], parameters: dict[str, Any]) -> State[Any]:
-    """One run per organization: children on the pool when this run is a deployment's, one
-    after the other in this process otherwise; ends as they did."""
-    from prefect.runtime import deployment
-
-    if deployment.id:
-        runs = run_on_the_pool(organizations, parameters)
-    else:
-        runs = []
-        for name in organizations:
-            state = nightly_load(**parameters, organization=name, return_state=True)
-            runs.append(read_back(name, state))
-    return publish_organizations(runs)
 
 
 if __name__ == "__main__":  # python -m flows.nightly [INBOX], from the project root

@@ -1,4 +1,5 @@
-"""Flow ``load_resource``: one file of one resource into the service and the warehouse."""
+"""Flow ``load_resource``: one file of one resource into the service and the warehouse (the
+flow ``load_wastes`` runs it for wastes)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ from prefect import flow
 from prefect.states import State
 
 from emissions_etl.loading.pipeline import LoadOptions
+from emissions_etl.orchestration.flow_runs import load_file
 from emissions_etl.orchestration.run_names import file_run_name
 from emissions_etl.orchestration.run_states import (
     OUTAGE_RETRIES,
     OUTAGE_RETRY_SECONDS,
     retried_only_on_outage,
 )
-from flows._tasks import file_outcome, load_one, publish, warehouse_turn
+from flows._tasks import load_one, publish, warehouse_turn
 
 
 @flow(
@@ -61,8 +63,8 @@ def load_resource(
         allow_mass_delete=allow_mass_delete,
     )
     with retried_only_on_outage(), warehouse_turn(organization):
-        state = load_one(path, resource, options, organization=organization, return_state=True)
-        return publish([file_outcome(path, resource, state)], organization)
+        outcome = load_file(load_one, path, resource, options, organization=organization)
+        return publish([outcome], organization)
 
 
 if __name__ == "__main__":  # python -m flows.resource RESOURCE FILE, from the project root

@@ -1,4 +1,5 @@
-"""Flow ``load_wastes``: one waste spreadsheet or ERP export (``load_resource`` for wastes)."""
+"""Flow ``load_wastes``: one waste spreadsheet or ERP export, its deployment's own flow (name,
+parameters and form), run as ``load_resource`` runs a file of wastes."""
 
 from __future__ import annotations
 
@@ -7,14 +8,9 @@ from typing import Any
 from prefect import flow
 from prefect.states import State
 
-from emissions_etl.loading.pipeline import LoadOptions
 from emissions_etl.orchestration.run_names import file_run_name
-from emissions_etl.orchestration.run_states import (
-    OUTAGE_RETRIES,
-    OUTAGE_RETRY_SECONDS,
-    retried_only_on_outage,
-)
-from flows._tasks import file_outcome, load_one, publish, warehouse_turn
+from emissions_etl.orchestration.run_states import OUTAGE_RETRIES, OUTAGE_RETRY_SECONDS
+from flows.resource import load_resource
 
 
 @flow(
@@ -48,17 +44,9 @@ def load_wastes(
         organization: Load for this organization (its key and id, from the variable
             emissions_organizations or EMISSIONS_ORGANIZATIONS). Default: the settings' one.
     """
-    options = LoadOptions(
-        sheet=sheet,
-        strict=strict,
-        dry_run=dry_run,
-        source=source,
-        mirror=mirror,
-        allow_mass_delete=allow_mass_delete,
+    return load_resource.fn(
+        "wastes", path, sheet, strict, dry_run, source, mirror, allow_mass_delete, organization
     )
-    with retried_only_on_outage(), warehouse_turn(organization):
-        state = load_one(path, "wastes", options, organization=organization, return_state=True)
-        return publish([file_outcome(path, "wastes", state)], organization)
 
 
 if __name__ == "__main__":  # python -m flows.wastes FILE, from the project root

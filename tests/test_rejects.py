@@ -86,7 +86,7 @@ def test_a_csv_source_becomes_an_annotated_xlsx(tmp_path: Path) -> None:
 
 
 def test_a_row_the_service_refuses_with_an_empty_cell_shows_the_cell_empty_not_nan() -> None:
-    from emissions_etl.loading.writing._context import rejects_at
+    from emissions_etl.loading.writing.refusals import rejects_at
 
     rows = pd.DataFrame(
         {"_file": ["w.xlsx"], "_sheet": ["Wastes"], "_row": [4], "destination": [float("nan")]}

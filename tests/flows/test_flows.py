@@ -301,6 +301,7 @@ def test_a_run_that_found_the_service_down_is_tried_again(
     flow_env: Tenant, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import flows._tasks
+    import flows.resource
     import flows.wastes
 
     calls: list[str] = []
@@ -313,7 +314,7 @@ def test_a_run_that_found_the_service_down_is_tried_again(
         return real(planned, **kwargs)
 
     monkeypatch.setattr(flows._tasks, "load_files", down_once)
-    monkeypatch.setattr(flows.wastes, "load_one", flows._tasks.load_one.with_options(retries=0))
+    monkeypatch.setattr(flows.resource, "load_one", flows._tasks.load_one.with_options(retries=0))
     path = write_wastes_xlsx(flow_env.workdir / "w.xlsx", [waste_row(1)])
 
     state = run_flow(flows.wastes.load_wastes.with_options(retry_delay_seconds=1), str(path))

@@ -9,7 +9,7 @@ import pandas as pd
 
 from emissions_etl.domain.references import References, ReferenceTable
 from emissions_etl.loading.validation import validate_batch
-from emissions_etl.loading.writing._context import to_payload
+from emissions_etl.loading.writing.payloads import to_payload
 from emissions_etl.resources import resource_spec
 from emissions_etl.resources.wastes import FACILITIES, UNITS, WASTE_EFS
 from emissions_etl.sources import read_source

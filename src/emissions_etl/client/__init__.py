@@ -1,4 +1,8 @@
-"""HTTP client of the Emissions Accounting Service: auth schemes, retries, limits, typed errors."""
+"""HTTP client of the Emissions Accounting Service: auth schemes, retries, limits, typed errors.
+
+Floor: with ``warehouse``, below settings. May import domain, sources and errors; never the
+warehouse beside it, nor anything above.
+"""
 
 from __future__ import annotations
 

@@ -8,6 +8,10 @@ by month and by facility, with data quality per category; and written as xlsx or
 
 Reads the warehouse only through ``Warehouse.query``; the classification itself is the
 warehouse's (composed from each resource's declared rule).
+
+Floor: with ``profiles``, ``webhooks`` and ``connection``, below the load engine. May import
+resources, organizations, settings, client, warehouse, domain, sources and errors; never the
+packages beside it, nor the load engine or anything above.
 """
 
 from __future__ import annotations

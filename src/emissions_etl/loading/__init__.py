@@ -2,10 +2,14 @@
 
 ``detection`` and ``inbox`` say which resource a file holds; ``validation`` (with ``cell_kinds``)
 judges its cells, in the words of ``emissions_etl.domain`` (rejects, row keys, reference lists);
-``writing/`` sends records by the resource's write strategy; ``readback`` reads the calculated
-co2e; ``pipeline`` runs one file end to end and ``file_loads`` several, parents first;
-``reject_files`` hands the rejects to people.
+``pipeline`` runs one file end to end through its stages (``options``, ``preparation``,
+``refresh``, ``validated``, ``batch``, ``reconcile``, ``mirror``, ``summary``) and
+``file_loads`` several, parents first; ``writing/`` sends records by the resource's write
+strategy; ``readback`` reads the calculated co2e; ``identity`` is the one rule that finds a
+record again; ``reject_files`` hands the rejects to people. It asks the warehouse for what it
+needs through the ports of ``ports``, as it asks the service through ``writing.WriteApi``.
 
-It may import every layer below it (resources, profiles, webhooks, warehouse, client, sources,
-domain), never the orchestration, the report or the command line above it.
+Floor: below templates and report, above profiles, webhooks, inventory and connection. May
+import those and every floor below them: resources, organizations, settings, client, warehouse,
+domain, sources, errors; never templates, report, the orchestration or the command line.
 """

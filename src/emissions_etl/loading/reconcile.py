@@ -30,7 +30,8 @@ from emissions_etl.loading.readback import (
     fill_path,
     remote_frame,
 )
-from emissions_etl.loading.writing._context import ChangePlan, WriteContext, to_payload
+from emissions_etl.loading.writing._context import ChangePlan, WriteContext
+from emissions_etl.loading.writing.payloads import to_payload
 from emissions_etl.resources import Finding
 
 #: Key values per list request when the list filters by many (query string well under 8 KB).

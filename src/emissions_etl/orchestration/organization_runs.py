@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -63,6 +63,23 @@ def read_back(organization: str, state: Any) -> OrganizationRun:
     with get_client(sync_client=True) as client:
         run = client.read_flow_run(state.state_details.flow_run_id)
     return OrganizationRun.of_state(organization, run.name, state)
+
+
+def run_each(
+    organizations: Sequence[str], parameters: Mapping[str, Any], nightly: Callable[..., Any]
+) -> list[OrganizationRun]:
+    """One run per organization: children on the pool when this run is a deployment's, one
+    after the other in this process otherwise (``nightly``: the flow, run for each with
+    ``parameters``); how each ended."""
+    from prefect.runtime import deployment
+
+    if deployment.id:
+        return run_on_the_pool(organizations, parameters)
+    runs = []
+    for name in organizations:
+        state = nightly(**parameters, organization=name, return_state=True)
+        runs.append(read_back(name, state))
+    return runs
 
 
 def run_on_the_pool(

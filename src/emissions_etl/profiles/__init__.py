@@ -7,4 +7,8 @@ a ``value``, or ``map`` through a table of ``tables/``). Nothing is coded per co
 generic modules read the declarations (``catalog``), tell which profile a header fits
 (``detect``), turn a batch into the resource's columns (``apply``) and feed the loader
 (``reading``). This module imports nothing heavy, so the CLI's ``profiles`` command is cheap.
+
+Floor: with ``webhooks``, ``inventory`` and ``connection``, below the load engine. May import
+resources, organizations, settings, client, warehouse, domain, sources and errors; never the
+packages beside it, nor the load engine or anything above.
 """

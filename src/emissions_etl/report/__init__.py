@@ -6,6 +6,10 @@
 Reads the warehouse only through ``Warehouse.query`` and its documented views and tables.
 ``write_report`` is imported on first use, so ``emissions_etl.cli.report_command`` (and with it
 the CLI) starts without loading plotly.
+
+Floor: with ``templates``, below the orchestration. May import the load engine and every floor
+below it (inventory, the warehouse...); never the templates beside it, the orchestration or the
+command line.
 """
 
 from __future__ import annotations

@@ -3,6 +3,10 @@
 ``RESOURCES`` is the registry (name -> spec) in dependency order; the loader takes a spec and
 knows no resource by name. To add a resource: a module here with its ``SPEC``, its schema in
 ``schemas/``, a line in ``_MODULES``, and a sample file in ``sample_data/inbox/<name>/``.
+
+Floor: with ``organizations``, below profiles, webhooks, inventory and the load engine. May import
+settings, client, warehouse (an ``InventoryRule``), domain, sources and errors; never
+``organizations`` beside it, nor anything above.
 """
 
 from __future__ import annotations

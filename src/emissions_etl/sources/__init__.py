@@ -7,6 +7,9 @@ Whatever the file holds, a problem with the file is one InputError (``boundary``
 can exhaust memory or time (``limits``: every cap, checked before anything large is built).
 A file may be an object in a store (``emissions_etl.storage``): a csv streams from it, a
 workbook is read from a local copy; either way errors name the object.
+
+Floor: above storage and errors. May import ``storage`` and ``errors``; never the client, the
+warehouse or any other package of the project.
 """
 
 from __future__ import annotations

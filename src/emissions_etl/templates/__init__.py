@@ -11,6 +11,9 @@ list documents (a logistics fleet's fuels). With a service configured, the organ
 lists (facilities, fuels, units, vehicle types, TOCs...) replace those names. A dropdown the
 loader reads more than (ESP as well as ES, several categories in one cell) lets a person keep
 what they typed after a note; the others refuse it.
+
+Floor: with ``report``, below the orchestration. May import the load engine and every floor below
+it (resources, domain...); never the report beside it, the orchestration or the command line.
 """
 
 from __future__ import annotations

@@ -3,6 +3,10 @@ and the co2e read back from the service, with the analysts' ``emissions`` view a
 inventory (``ghg_inventory``) composed from each resource's ``InventoryRule``.
 
 Knows nothing of HTTP or Prefect; the pipeline hands it frames. Tables: see ``README.md``.
+
+Floor: with ``client``, below settings. May import domain, sources and errors; never the client
+beside it, nor anything above: the load engine names it through the ports of ``loading.ports``,
+which its writer's parts implement.
 """
 
 from __future__ import annotations

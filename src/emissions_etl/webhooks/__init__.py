@@ -54,6 +54,10 @@ What is verified, in this order, before anything is acted upon
        and unknown types are acknowledged only.
     A job whose event never comes (endpoint disabled, proxy down) is polled after
     ``EMISSIONS_WEBHOOK_FALLBACK_AFTER`` seconds, so a load never depends on the webhook.
+
+Floor: with ``profiles``, ``inventory`` and ``connection``, below the load engine. May import
+resources, organizations, settings, client, warehouse, domain, sources and errors; never the
+packages beside it, nor the load engine or anything above.
 """
 
 from __future__ import annotations

@@ -14,11 +14,11 @@ from emissions_etl.loading.writing._context import (
     ChangePlan,
     JobCompletion,
     WriteContext,
-    WriteResult,
     plan_changes,
 )
 from emissions_etl.loading.writing.bulk_results import BulkResultsWriter
 from emissions_etl.loading.writing.ingest_jobs import IngestJobWriter
+from emissions_etl.loading.writing.results import WriteResult
 from emissions_etl.loading.writing.single_records import SingleRecordWriter
 from emissions_etl.resources import IngestJobBulk, PerRecordBulk, SingleCreate
 

@@ -18,18 +18,12 @@ import pandas as pd
 
 from emissions_etl.errors import NotFoundError
 from emissions_etl.loading.readback import remote_frame
-from emissions_etl.loading.writing._context import (
-    ChangePlan,
-    LandsAsItWrites,
-    WriteContext,
-    WriteResult,
-    iter_chunks,
-    land_remote,
-    payload_json,
-    rejects_at,
-    to_payload,
-)
+from emissions_etl.loading.writing._context import ChangePlan, WriteContext
+from emissions_etl.loading.writing.chunks import iter_chunks
+from emissions_etl.loading.writing.payloads import payload_json, to_payload
 from emissions_etl.loading.writing.recovery import recover_by_listing
+from emissions_etl.loading.writing.refusals import rejects_at
+from emissions_etl.loading.writing.results import LandsAsItWrites, WriteResult, land_remote
 from emissions_etl.resources import PerRecordBulk
 
 

@@ -20,14 +20,11 @@ import pandas as pd
 from emissions_etl.errors import ValidationFailedError
 from emissions_etl.loading.idempotency import canonical_json, idempotency_key, idempotency_key_of
 from emissions_etl.loading.readback import READ_THREADS, remote_frame, settle
-from emissions_etl.loading.writing._context import (
-    ChangePlan,
-    WriteContext,
-    WriteResult,
-    iter_chunks,
-    rejects_at,
-    to_payload,
-)
+from emissions_etl.loading.writing._context import ChangePlan, WriteContext
+from emissions_etl.loading.writing.chunks import iter_chunks
+from emissions_etl.loading.writing.payloads import to_payload
+from emissions_etl.loading.writing.refusals import rejects_at
+from emissions_etl.loading.writing.results import WriteResult
 from emissions_etl.resources import IngestJobBulk
 
 #: Ingest jobs followed (waited for and read back) at once while later chunks are sent.

@@ -21,18 +21,12 @@ import pandas as pd
 
 from emissions_etl.errors import ApiStatusError, NotFoundError
 from emissions_etl.loading.readback import fill_path, remote_frame, settle
-from emissions_etl.loading.writing._context import (
-    ChangePlan,
-    WriteContext,
-    WriteResult,
-    iter_chunks,
-    land_remote,
-    payload_json,
-    refusal_entries,
-    rejects_at,
-    to_payload,
-)
+from emissions_etl.loading.writing._context import ChangePlan, WriteContext
+from emissions_etl.loading.writing.chunks import iter_chunks
+from emissions_etl.loading.writing.payloads import payload_json, to_payload
 from emissions_etl.loading.writing.recovery import recover_by_listing
+from emissions_etl.loading.writing.refusals import refusal_entries, rejects_at
+from emissions_etl.loading.writing.results import WriteResult, land_remote
 from emissions_etl.resources import SingleCreate
 
 #: Rows marked pending and sent together; a crash leaves at most this many to look up.
