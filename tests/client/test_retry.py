@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import email.utils
 import logging
+import ssl
 
 import httpx
 import pytest
@@ -122,6 +123,25 @@ def test_connect_error_is_retried_even_for_a_bare_post() -> None:
     script = Script(httpx.ConnectError("refused"), httpx.Response(201))
     response, _ = send(script, method="POST")
     assert response.status_code == 201
+
+
+def test_a_connection_cut_during_the_tls_handshake_is_retried() -> None:
+    """A loaded server may close a connection mid-handshake; the next one goes through."""
+    cut = httpx.ConnectError("[SSL: UNEXPECTED_EOF_WHILE_READING] EOF occurred")
+    cut.__cause__ = ssl.SSLEOFError(8, "EOF occurred in violation of protocol")
+    script = Script(cut, httpx.Response(204))
+    response, _ = send(script, method="DELETE")
+    assert response.status_code == 204
+    assert len(script.calls) == 2
+
+
+def test_an_untrusted_certificate_is_not_retried() -> None:
+    refused = httpx.ConnectError("[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed")
+    refused.__cause__ = ssl.SSLCertVerificationError(1, "certificate verify failed")
+    script = Script(refused, httpx.Response(204))
+    with pytest.raises(httpx.ConnectError):
+        send(script, method="DELETE")
+    assert len(script.calls) == 1
 
 
 def test_read_timeout_on_a_bare_post_is_not_retried() -> None:

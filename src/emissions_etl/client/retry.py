@@ -59,14 +59,22 @@ def may_resend_after_reply(request: httpx.Request) -> bool:
     return request.method in IDEMPOTENT_METHODS or "idempotency-key" in request.headers
 
 
-def _caused_by_tls(exc: BaseException) -> bool:
-    """True when the error comes from the TLS handshake (httpx chains the ssl error as a cause)."""
+#: TLS errors that say the connection was cut, not that the peer is refused: a server under
+#: load closes a connection mid-handshake (``UNEXPECTED_EOF_WHILE_READING``) and the next one
+#: goes through.
+_CUT_CONNECTION = (ssl.SSLEOFError, ssl.SSLZeroReturnError, ssl.SSLSyscallError)
+
+
+def _refused_by_tls(exc: BaseException) -> bool:
+    """True when the TLS handshake refused the peer (an untrusted certificate, a protocol the
+    two sides do not share): trying again gives the same answer. httpx chains the ssl error as
+    a cause."""
     seen: BaseException | None = exc
     for _ in range(10):  # a bounded walk: exception chains can, rarely, loop
         if seen is None:
             return False
         if isinstance(seen, ssl.SSLError):
-            return True
+            return not isinstance(seen, _CUT_CONNECTION)
         seen = seen.__cause__ or seen.__context__
     return False
 
@@ -155,7 +163,7 @@ class RetryTransport(httpx.BaseTransport):
 
     @staticmethod
     def _retryable_error(request: httpx.Request, exc: httpx.TransportError) -> bool:
-        if _caused_by_tls(exc):
+        if _refused_by_tls(exc):
             return False  # an untrusted certificate stays untrusted
         if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout | httpx.PoolTimeout):
             return True  # nothing was sent
