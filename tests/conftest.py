@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from _pytest.nodes import Node
 
+from tests.postgres_server import PostgresServer, available, running_postgres
 from tests.sandbox_fixture import SandboxServer, provisioned_sandbox
 
 SERVE_FLAGS = ("--allow-private-webhooks", "--test-routes")
@@ -48,4 +49,14 @@ def slow_sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxSe
     with provisioned_sandbox(
         tmp_path_factory.mktemp("slow-sandbox"), calc_delay=0.5, extra=SERVE_FLAGS
     ) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """One PostgreSQL for the worker's session (lake catalogs): each module makes databases of
+    its own in it; the modules that need one share an ``xdist_group`` so they share it too."""
+    if not available():
+        pytest.skip("PostgreSQL is not installed here (apt-get install postgresql)")
+    with running_postgres() as server:
         yield server

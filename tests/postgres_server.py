@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import socket
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 USER = "emissions"
+_DATABASES = itertools.count(1)
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,9 @@ class PostgresServer:
         return f"dbname={database} host=127.0.0.1 port={self.port} user={USER}"
 
     def create_database(self, name: str) -> str:
-        """A new empty database; returns its conninfo."""
+        """A new empty database named after ``name`` (numbered: modules share a server);
+        returns its conninfo."""
+        name = f"{name}_{next(_DATABASES)}"
         _run(self, [self._bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port),
                     "-U", USER, name])  # fmt: skip
         return self.conninfo(name)

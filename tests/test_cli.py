@@ -14,6 +14,7 @@ import openpyxl
 
 from emissions_etl import __version__
 from emissions_etl.resources import resource_spec
+from tests.cli_process import run_etl
 
 from .pipeline.tenancy import HEADER, Tenant, tenant, waste_row, write_wastes_xlsx
 
@@ -24,14 +25,7 @@ WASTES = resource_spec("wastes")
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """The command with its output piped (as in scripts and CI), never a traceback."""
-    done = subprocess.run(
-        [CLI, *args],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env={**os.environ, "COLUMNS": "80", **(env or {})},
-        check=False,
-    )
+    done = run_etl([*args], timeout=180, env={**os.environ, "COLUMNS": "80", **(env or {})})
     assert "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr
     return done
 
@@ -313,8 +307,7 @@ def test_load_shares_the_limits_through_the_limits_file_given(tenant: Tenant) ->
 def test_load_without_settings_exits_2_naming_what_is_missing(tmp_path: Path) -> None:
     path = write_wastes_xlsx(tmp_path / "ok.xlsx", [waste_row(1)])
     env = {k: v for k, v in os.environ.items() if not k.startswith("EMISSIONS_")}
-    done = subprocess.run([CLI, "load", str(path)], capture_output=True, text=True, env=env,
-                          timeout=180, check=False)  # fmt: skip
+    done = run_etl(["load", str(path)], env=env, timeout=180)
     assert done.returncode == 2
     assert "EMISSIONS_API_URL" in done.stderr
     assert "Traceback" not in done.stderr

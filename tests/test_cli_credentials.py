@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.cli_process import run_etl
 from tests.pipeline.tenancy import waste_row, write_wastes_csv
 
 pytestmark = pytest.mark.timeout(900)
@@ -110,8 +110,7 @@ def test_a_command_that_cannot_reach_the_catalog_or_the_store_shows_and_stores_n
     before = {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()}
     arguments = [part.replace("{local}", str(local)) for part in COMMANDS[name]]
 
-    done = subprocess.run([CLI, *arguments], env=unreachable, cwd=tmp_path, capture_output=True,
-                          text=True, timeout=300, check=False)  # fmt: skip
+    done = run_etl([*arguments], env=unreachable, cwd=tmp_path, timeout=300)
 
     assert done.returncode != 0, done.stdout
     assert "Traceback" not in done.stderr, done.stderr[-3000:]

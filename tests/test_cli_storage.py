@@ -16,6 +16,7 @@ import openpyxl
 import pytest
 
 from emissions_etl.warehouse import Warehouse
+from tests.cli_process import run_etl
 from tests.pipeline.tenancy import Tenant, new_tenant, waste_row, write_wastes_csv
 from tests.pipeline.tenancy import write_wastes_xlsx as wastes_xlsx
 from tests.s3_server import S3Server, running_s3
@@ -44,8 +45,7 @@ def env_of(tenant: Tenant, s3: S3Server, warehouse: Path) -> dict[str, str]:
 
 
 def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run([CLI, *args], env=env, capture_output=True, text=True, timeout=300,
-                          check=False)  # fmt: skip
+    done = run_etl([*args], env=env, timeout=300)
     assert "Traceback" not in done.stderr, done.stderr
     return done
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from emissions_etl.errors import ConfigurationError
 from emissions_etl.organizations import from_public, read_organizations
 from emissions_etl.settings import Settings
 from emissions_etl.warehouse import Warehouse
+from tests.cli_process import run_etl
 from tests.pipeline.tenancy import new_tenant, waste_row, write_wastes_xlsx
 
 CLI = str(Path(sys.executable).with_name("emissions-etl"))
@@ -102,14 +102,15 @@ def test_load_takes_one_organization_of_the_file_with_its_own_key(
     }
     path = write_wastes_xlsx(tmp_path / "pt.xlsx", [waste_row(n) for n in range(4)])
 
-    done = subprocess.run(
-        [CLI, "load", str(path), "--organizations", str(toml), "--organization", "acme-pt"],
-        env=env, capture_output=True, text=True, timeout=300, check=False,
+    done = run_etl(
+        ["load", str(path), "--organizations", str(toml), "--organization", "acme-pt"],
+        env=env,
+        timeout=300,
     )  # fmt: skip
-    unknown = subprocess.run(
-        [CLI, "load", str(path), "--organization", "acme-fr"],
-        env={**env, "EMISSIONS_ORGANIZATIONS": str(toml)}, capture_output=True, text=True,
-        timeout=300, check=False,
+    unknown = run_etl(
+        ["load", str(path), "--organization", "acme-fr"],
+        env={**env, "EMISSIONS_ORGANIZATIONS": str(toml)},
+        timeout=300,
     )  # fmt: skip
 
     assert done.returncode == 0, done.stderr

@@ -2,8 +2,9 @@
 
 ``prefect_server``: the test harness, one for the whole session. ``real_prefect_server``:
 ``prefect server start`` as a subprocess (with its UI), for the tests that need its scheduler,
-automations and workers. ``WebhookReceiver``: a local HTTP server that keeps what is posted to
-it, standing for a team's chat or alerting endpoint.
+automations and workers: one for the session, which the modules that use it share.
+``WebhookReceiver``: a local HTTP server that keeps what is posted to it, standing for a team's
+chat or alerting endpoint.
 """
 
 from __future__ import annotations
@@ -60,15 +61,13 @@ class RealPrefectServer:
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
 
-@pytest.fixture(scope="module")
-def real_prefect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealPrefectServer]:
-    """A real server whose scheduler runs (loop shortened to 2 s), for this module only.
-
-    The process's PREFECT_API_URL and PREFECT_HOME point at it while the module runs, in
-    Prefect's settings and in the environment that subprocesses inherit.
-    """
-    from prefect.settings import PREFECT_API_URL, PREFECT_HOME, temporary_settings
-
+@pytest.fixture(scope="session")
+def _prefect_server_process(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[RealPrefectServer]:
+    """``prefect server start`` (scheduler loop shortened to 2 s), once for the worker's session:
+    the real-server modules share an ``xdist_group``, so they share one server (15-30 s of CPU
+    to start each time)."""
     workdir = tmp_path_factory.mktemp("prefect-server")
     home, log = workdir / "home", workdir / "server.log"
     port = _free_port()
@@ -88,16 +87,30 @@ def real_prefect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Re
         )
     try:
         _wait_for_health(api_url, process, log)
-        server = RealPrefectServer(api_url, home, log, time.monotonic() - launched)
-        with (
-            pytest.MonkeyPatch.context() as patch,
-            temporary_settings(updates={PREFECT_API_URL: api_url, PREFECT_HOME: str(home)}),
-        ):
-            patch.setenv("PREFECT_API_URL", api_url)
-            patch.setenv("PREFECT_HOME", str(home))
-            yield server
+        yield RealPrefectServer(api_url, home, log, time.monotonic() - launched)
     finally:
         stop_process_group(process)
+
+
+@pytest.fixture(scope="module")
+def real_prefect_server(
+    _prefect_server_process: RealPrefectServer,
+) -> Iterator[RealPrefectServer]:
+    """The session's real server, whose scheduler runs, for this module: the process's
+    PREFECT_API_URL and PREFECT_HOME point at it while the module runs, in Prefect's settings and
+    in the environment that subprocesses inherit."""
+    from prefect.settings import PREFECT_API_URL, PREFECT_HOME, temporary_settings
+
+    server = _prefect_server_process
+    with (
+        pytest.MonkeyPatch.context() as patch,
+        temporary_settings(
+            updates={PREFECT_API_URL: server.api_url, PREFECT_HOME: str(server.home)}
+        ),
+    ):
+        patch.setenv("PREFECT_API_URL", server.api_url)
+        patch.setenv("PREFECT_HOME", str(server.home))
+        yield server
 
 
 PREFECT_BIN = str(Path(sys.executable).with_name("prefect"))

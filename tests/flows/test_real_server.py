@@ -50,7 +50,7 @@ from .conftest import PREFECT_BIN, RealPrefectServer, WebhookReceiver, stop_proc
 pytestmark = [
     pytest.mark.real_server,
     pytest.mark.timeout(360),
-    pytest.mark.xdist_group("prefect-server"),  # one server for the module, on one worker
+    pytest.mark.xdist_group("real-prefect-server"),  # one server (and PostgreSQL) for them all
 ]
 
 PROJECT = Path(__file__).resolve().parents[2]

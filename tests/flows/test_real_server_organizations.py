@@ -23,7 +23,7 @@ from emissions_etl.orchestration.organizations import ORGANIZATIONS_VARIABLE, ke
 from emissions_etl.orchestration.setup import POOL, setup_prefect
 from emissions_etl.settings import Settings
 from emissions_etl.warehouse import Warehouse
-from tests.postgres_server import available, running_postgres
+from tests.postgres_server import PostgresServer, available
 
 from ..pipeline.tenancy import Tenant, new_tenant, waste_row, write_wastes_xlsx
 from .conftest import PREFECT_BIN, RealPrefectServer, stop_process_group
@@ -32,7 +32,7 @@ pytestmark = [
     pytest.mark.real_server,
     pytest.mark.skipif(not available(), reason="no PostgreSQL binaries (.ci/run installs them)"),
     pytest.mark.timeout(900),
-    pytest.mark.xdist_group("prefect-server-organizations"),
+    pytest.mark.xdist_group("real-prefect-server"),  # one server (and PostgreSQL) for them all
 ]
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -55,7 +55,10 @@ class Group:
 
 @pytest.fixture(scope="module")
 def group(
-    real_prefect_server: RealPrefectServer, sandbox: Any, tmp_path_factory: pytest.TempPathFactory
+    real_prefect_server: RealPrefectServer,
+    sandbox: Any,
+    postgres: PostgresServer,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[Group]:
     folder = tmp_path_factory.mktemp("group")
     tenants = {}
@@ -80,44 +83,43 @@ def group(
     ]  # fmt: skip
     toml = folder / "organizations.toml"
     toml.write_text("\n\n".join(entries) + "\n", encoding="utf-8")
-    with running_postgres() as postgres:
-        lake = f"ducklake:postgres:{postgres.create_database('group')}"
-        data = folder / "lake-data"
-        settings = Settings(
-            api_url=sandbox.base_url,
-            ca_file=sandbox.ca_file,
-            warehouse=lake,
-            warehouse_data=str(data),
-            inbox=inbox,
-            organizations=toml,
-        )
-        output: list[str] = []
-        setup_prefect(settings, project_dir=PROJECT, say=output.append)
-        from prefect.client.orchestration import get_client
+    lake = f"ducklake:postgres:{postgres.create_database('group')}"
+    data = folder / "lake-data"
+    settings = Settings(
+        api_url=sandbox.base_url,
+        ca_file=sandbox.ca_file,
+        warehouse=lake,
+        warehouse_data=str(data),
+        inbox=inbox,
+        organizations=toml,
+    )
+    output: list[str] = []
+    setup_prefect(settings, project_dir=PROJECT, say=output.append)
+    from prefect.client.orchestration import get_client
 
-        with get_client(sync_client=True) as client:
-            client.create_work_queue(name=QUEUE, work_pool_name=POOL)
-        workers, logs = [], []
-        for n in range(2):
-            log = folder / f"worker-{n}.log"
-            with log.open("w") as out:
-                workers.append(
-                    subprocess.Popen(
-                        [PREFECT_BIN, "worker", "start", "--pool", POOL, "--work-queue", QUEUE,
-                         "--limit", "2", "--name", f"worker-{n}"],
-                        cwd=folder, env=real_prefect_server.subprocess_env(), stdout=out,
-                        stderr=subprocess.STDOUT, start_new_session=True,
-                    )  # fmt: skip
-                )
-            logs.append(log)
-        try:
-            yield Group(tenants, Warehouse(lake, data_path=str(data)), inbox, workers, logs, output)
-        finally:  # both at once: a worker takes up to 15 s to stop on SIGTERM
-            stopping = [threading.Thread(target=stop_process_group, args=(w,)) for w in workers]
-            for thread in stopping:
-                thread.start()
-            for thread in stopping:
-                thread.join()
+    with get_client(sync_client=True) as client:
+        client.create_work_queue(name=QUEUE, work_pool_name=POOL)
+    workers, logs = [], []
+    for n in range(2):
+        log = folder / f"worker-{n}.log"
+        with log.open("w") as out:
+            workers.append(
+                subprocess.Popen(
+                    [PREFECT_BIN, "worker", "start", "--pool", POOL, "--work-queue", QUEUE,
+                     "--limit", "2", "--name", f"worker-{n}"],
+                    cwd=folder, env=real_prefect_server.subprocess_env(), stdout=out,
+                    stderr=subprocess.STDOUT, start_new_session=True,
+                )  # fmt: skip
+            )
+        logs.append(log)
+    try:
+        yield Group(tenants, Warehouse(lake, data_path=str(data)), inbox, workers, logs, output)
+    finally:  # both at once: a worker takes up to 15 s to stop on SIGTERM
+        stopping = [threading.Thread(target=stop_process_group, args=(w,)) for w in workers]
+        for thread in stopping:
+            thread.start()
+        for thread in stopping:
+            thread.join()
 
 
 def night(group: Group) -> tuple[Any, list[Any]]:

@@ -24,7 +24,7 @@ import pytest
 from emissions_etl.orchestration.setup import POOL, setup_prefect
 from emissions_etl.settings import Settings
 from emissions_etl.warehouse import Warehouse
-from tests.postgres_server import PostgresServer, available, running_postgres
+from tests.postgres_server import PostgresServer, available
 from tests.s3_server import S3Server, running_s3
 
 from ..pipeline.tenancy import Tenant, new_tenant, waste_row, write_wastes_xlsx
@@ -34,7 +34,7 @@ pytestmark = [
     pytest.mark.real_server,
     pytest.mark.skipif(not available(), reason="no PostgreSQL binaries (.ci/run installs them)"),
     pytest.mark.timeout(900),
-    pytest.mark.xdist_group("prefect-server-pool"),
+    pytest.mark.xdist_group("real-prefect-server"),  # one server (and PostgreSQL) for them all
 ]
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -53,12 +53,6 @@ class Pool:
     s3: S3Server
     folders: list[Path]
     logs: list[Path]
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    with running_postgres() as server:
-        yield server
 
 
 @pytest.fixture(scope="module")

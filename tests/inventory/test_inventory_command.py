@@ -13,6 +13,7 @@ import openpyxl
 import pytest
 
 from emissions_etl.warehouse import Warehouse
+from tests.cli_process import run_etl
 from tests.inventory.conftest import build_inventory_warehouse
 
 CLI = str(Path(sys.executable).with_name("emissions-etl"))
@@ -20,14 +21,7 @@ CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
 def inventory(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("EMISSIONS_")}
-    return subprocess.run(
-        [CLI, "inventory", *args],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env={**clean, "COLUMNS": "200", **env},
-        check=False,
-    )
+    return run_etl(["inventory", *args], timeout=180, env={**clean, "COLUMNS": "200", **env})
 
 
 def assert_one_line_error(done: subprocess.CompletedProcess[str], code: int, says: str) -> None:
@@ -139,10 +133,7 @@ def test_a_file_that_is_not_duckdb_exits_3(tmp_path: Path) -> None:
 
 
 def test_help_shows_both_variables() -> None:
-    done = subprocess.run(
-        [CLI, "inventory", "--help"], capture_output=True, text=True, timeout=60, check=False,
-        env={**os.environ, "COLUMNS": "200"},
-    )  # fmt: skip
+    done = run_etl(["inventory", "--help"], timeout=60, env={**os.environ, "COLUMNS": "200"})
 
     assert "EMISSIONS_CONSOLIDATION" in done.stdout
     assert "EMISSIONS_WAREHOUSE" in done.stdout

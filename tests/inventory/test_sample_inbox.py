@@ -5,7 +5,6 @@ its lines, and the command writes it."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from emissions_etl.loading.inbox import plan_inbox
 from emissions_etl.loading.pipeline import LoadOptions
 from emissions_etl.settings import Settings
 from emissions_etl.warehouse import APPROACHES, Warehouse
+from tests.cli_process import run_etl
 from tests.pipeline.tenancy import new_tenant
 
 pytestmark = pytest.mark.xdist_group("sample-inbox-inventory")  # one load, on one worker
@@ -136,9 +136,9 @@ def test_the_command_writes_the_inventory_of_the_loaded_warehouse(
     loaded: Warehouse, tmp_path: Path
 ) -> None:
     out = tmp_path / "inventory.xlsx"
-    done = subprocess.run(
-        [CLI, "inventory", "--warehouse", str(loaded.path), "--year", "2026", "--out", str(out)],
-        capture_output=True, text=True, timeout=180, check=False,
+    done = run_etl(
+        ["inventory", "--warehouse", str(loaded.path), "--year", "2026", "--out", str(out)],
+        timeout=180,
     )  # fmt: skip
 
     assert done.returncode == 0, done.stderr

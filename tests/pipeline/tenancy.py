@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import csv
-import json
-import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,6 +11,7 @@ import pytest
 
 from emissions_etl.client import ApiKeyAuth, EmissionsClient
 from emissions_etl.warehouse import Warehouse
+from tests.sandbox_fixture import create_org
 
 FACILITIES = ("Madrid Warehouse", "Barcelona Plant")
 HEADER = (
@@ -62,17 +60,10 @@ def slow_tenant(slow_sandbox, tmp_path: Path) -> Tenant:  # type: ignore[no-unty
 
 
 def new_tenant(sandbox, tmp_path: Path) -> Tenant:  # type: ignore[no-untyped-def]
-    sandbox_cli = Path(sys.executable).with_name("emissions-sandbox")
-    created = subprocess.run(
-        [str(sandbox_cli), "create-org", "--db", str(sandbox.db_path), "--name", tmp_path.name],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    org = json.loads(created.stdout)
+    org = create_org(sandbox.db_path, tmp_path.name)
     tenant = Tenant(
-        organization_id=org["organization_id"],
-        api_key=org["api_key"],
+        organization_id=org.organization_id,
+        api_key=org.api_key,
         base_url=sandbox.base_url,
         ca_file=sandbox.ca_file,
         warehouse=Warehouse(tmp_path / "warehouse.duckdb"),

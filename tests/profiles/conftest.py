@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from emissions_etl.resources import RESOURCES
+from tests.cli_process import run_etl
 from tests.pipeline.tenancy import Tenant, tenant  # noqa: F401  (fixture)
 
 CLI = str(Path(sys.executable).with_name("emissions-etl"))
@@ -32,14 +33,7 @@ def needs_resource(name: str) -> pytest.MarkDecorator:
 def run_cli(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """``emissions-etl ARGS`` with only the EMISSIONS_* variables of ``env``."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith("EMISSIONS_")}
-    return subprocess.run(
-        [CLI, *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**clean, **(env or {})},
-        check=False,
-    )
+    return run_etl([*map(str, args)], timeout=300, env={**clean, **(env or {})})
 
 
 def tenant_env(tenant: Tenant, **extra: str) -> dict[str, str]:  # noqa: F811

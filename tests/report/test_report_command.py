@@ -8,20 +8,14 @@ import sys
 from pathlib import Path
 
 from emissions_etl.warehouse import Warehouse
+from tests.cli_process import run_etl
 
 CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
 
 def report(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("EMISSIONS_")}
-    return subprocess.run(
-        [CLI, "report", *args],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env={**clean, **env},
-        check=False,
-    )
+    return run_etl(["report", *args], timeout=180, env={**clean, **env})
 
 
 def assert_one_line_error(done: subprocess.CompletedProcess[str], code: int) -> None:
@@ -89,7 +83,7 @@ def test_a_file_that_is_not_a_warehouse_exits_3(tmp_path: Path) -> None:
 
 
 def test_help_shows_the_warehouse_option_and_its_default() -> None:
-    done = subprocess.run([CLI, "report", "--help"], capture_output=True, text=True, check=False)
+    done = run_etl(["report", "--help"])
 
     assert done.returncode == 0
     assert "--warehouse" in done.stdout

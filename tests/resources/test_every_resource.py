@@ -5,8 +5,6 @@ record per row, and a row the service refuses is a reject at its row and column.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import openpyxl
 import pytest
@@ -16,6 +14,7 @@ from emissions_etl.loading.readback import read_records, remote_frame
 from emissions_etl.resources import RESOURCES, ResourceSpec, resource_spec
 from emissions_etl.sources.headers import ColumnNamer
 from emissions_etl.templates import write_template
+from tests.cli_process import run_module
 from tests.pipeline.tenancy import Tenant
 from tests.resources.conftest import load, load_parents, write_example
 from tests.resources.crash_driver import KILLED
@@ -90,10 +89,9 @@ def test_a_killed_load_rerun_leaves_one_record_per_row(tenant: Tenant, resource:
         "EMISSIONS_CA_FILE": str(tenant.ca_file),
     }
     warehouse = str(tenant.warehouse.path)
-    killed = subprocess.run(
-        [sys.executable, "-m", "tests.resources.crash_driver", resource, str(path), warehouse, "1"],
-        env=env, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+    killed = run_module(
+        "tests.resources.crash_driver", [resource, str(path), warehouse, "1"], env=env, timeout=120
+    )
     assert killed.returncode == KILLED, killed.stderr[-2000:]
 
     summary = load(tenant, resource, path)

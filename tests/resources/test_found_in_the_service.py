@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from emissions_etl.errors import MirrorRefusedError
 from emissions_etl.loading.pipeline import LoadOptions, LoadSummary, load_file
 from emissions_etl.resources import resource_spec
 from emissions_etl.warehouse import Warehouse
+from tests.cli_process import run_etl
 from tests.pipeline.tenancy import Tenant
 from tests.resources.conftest import load, load_parents, write_example
 from tests.resources.examples import EXAMPLES
@@ -229,10 +229,7 @@ def test_rebuild_warehouse_restores_mapping_and_co2e_so_the_next_load_creates_no
         "EMISSIONS_WAREHOUSE": str(tenant.workdir / "rebuilt.duckdb"),
     }
 
-    done = subprocess.run(
-        [CLI, "rebuild-warehouse"], env=env, capture_output=True, text=True, timeout=180,
-        check=False,
-    )  # fmt: skip
+    done = run_etl(["rebuild-warehouse"], env=env, timeout=180)
 
     assert done.returncode == 0, done.stderr
     assert "business_travels: 6 record(s) keep no key in the service" in done.stdout

@@ -14,6 +14,7 @@ from emissions_etl.client import ApiKeyAuth, EmissionsClient
 from emissions_etl.loading.pipeline import load_file
 from emissions_etl.resources import resource_spec
 from emissions_etl.warehouse import Warehouse
+from tests.cli_process import run_module
 from tests.pipeline.tenancy import waste_row, write_wastes_xlsx
 from tests.resources.crash_driver import KILLED
 from tests.sandbox_fixture import SandboxServer
@@ -39,11 +40,10 @@ def test_a_killed_load_is_recovered_with_the_co2e_the_service_holds_now(
     env = {**os.environ, "EMISSIONS_API_URL": slow_sandbox.base_url,
            "EMISSIONS_API_KEY": org["api_key"], "EMISSIONS_ORGANIZATION_ID": org["organization_id"],
            "EMISSIONS_CA_FILE": str(slow_sandbox.ca_file)}  # fmt: skip
-    killed = subprocess.run(
-        [sys.executable, "-m", "tests.resources.crash_driver", "wastes", str(path),
-         str(warehouse), "1"],
-        env=env, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+    killed = run_module(
+        "tests.resources.crash_driver", ["wastes", str(path), str(warehouse), "1"], env=env,
+        timeout=120,
+    )
     assert killed.returncode == KILLED, killed.stderr[-2000:]
 
     with client:

@@ -5,8 +5,6 @@ example rows of ``tests/resources/examples``."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +16,7 @@ from emissions_etl.loading.pipeline import LoadOptions, LoadSummary, load_file
 from emissions_etl.loading.readback import read_records
 from emissions_etl.resources import RESOURCES, resource_spec
 from emissions_etl.warehouse import Warehouse
+from tests.cli_process import run_module
 from tests.pipeline.tenancy import Tenant
 from tests.resources.conftest import load, load_parents, write_example
 from tests.resources.crash_driver import KILLED
@@ -69,11 +68,10 @@ def _crash(tenant: Tenant, resource: str, path: Path, warehouse: Warehouse, *fla
         "EMISSIONS_ORGANIZATION_ID": tenant.organization_id,
         "EMISSIONS_CA_FILE": str(tenant.ca_file),
     }
-    driver = [sys.executable, "-m", "tests.resources.crash_driver", resource, str(path)]
-    killed = subprocess.run(
-        [*driver, str(warehouse.path), "1", *flags],
-        env=env, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+    killed = run_module(
+        "tests.resources.crash_driver", [resource, str(path), str(warehouse.path), "1", *flags],
+        env=env, timeout=120,
+    )
     assert killed.returncode == KILLED, killed.stderr[-2000:]
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.sandbox_fixture import SANDBOX_BIN, run_cli
+from tests.sandbox_fixture import SANDBOX_BIN
+from tests.sandbox_fixture import run_cli_process as run_cli
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -13,6 +13,7 @@ import openpyxl
 import pytest
 from openpyxl.worksheet.datavalidation import DataValidation
 
+from tests.cli_process import run_etl
 from tests.pipeline.tenancy import Tenant, tenant
 
 __all__ = ["tenant"]
@@ -20,9 +21,7 @@ CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
 
 def run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [CLI, *args], capture_output=True, text=True, timeout=180, env=env, check=False
-    )
+    done = run_etl([*args], timeout=180, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     return done
 

@@ -8,28 +8,22 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from emissions_etl.warehouse import Warehouse
+from tests.cli_process import run_etl
 from tests.pipeline.tenancy import Tenant, new_tenant, waste_row, write_wastes_xlsx
-from tests.postgres_server import PostgresServer, available, running_postgres
+from tests.postgres_server import PostgresServer, available
 
 pytestmark = [
     pytest.mark.skipif(not available(), reason="no PostgreSQL binaries (.ci/run installs them)"),
-    pytest.mark.xdist_group("postgres"),  # one server for the module, on one worker
+    pytest.mark.xdist_group("postgres"),  # the lake modules share one PostgreSQL, on one worker
     pytest.mark.timeout(600),
 ]
 
 CLI = str(Path(sys.executable).with_name("emissions-etl"))
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    with running_postgres() as server:
-        yield server
 
 
 def lake_env(tenant: Tenant, conninfo: str, data: Path) -> dict[str, str]:
@@ -45,10 +39,7 @@ def lake_env(tenant: Tenant, conninfo: str, data: Path) -> dict[str, str]:
 
 
 def sql(env: dict[str, str], query: str) -> list[dict[str, object]]:
-    done = subprocess.run(
-        [CLI, "sql", query, "--format", "json"], env=env, capture_output=True, text=True,
-        timeout=120, check=False,
-    )  # fmt: skip
+    done = run_etl(["sql", query, "--format", "json"], env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
 
@@ -107,15 +98,13 @@ def test_a_second_worker_loading_what_the_first_loaded_into_the_lake_creates_not
     tenant = new_tenant(sandbox, tmp_path)
     env = lake_env(tenant, conninfo, tmp_path / "lake-data")
     path = write_wastes_xlsx(tenant.workdir / "wastes.xlsx", [waste_row(i) for i in range(25)])
-    first = subprocess.run([CLI, "load", str(path)], env=env, capture_output=True, text=True,
-                           timeout=300, check=False)  # fmt: skip
+    first = run_etl(["load", str(path)], env=env, timeout=300)
     # Another machine: its own copy of the file, the same lake.
     copy = tmp_path / "worker-2" / "wastes.xlsx"
     copy.parent.mkdir()
     copy.write_bytes(path.read_bytes())
 
-    second = subprocess.run([CLI, "load", str(copy)], env=env, capture_output=True, text=True,
-                            timeout=300, check=False)  # fmt: skip
+    second = run_etl(["load", str(copy)], env=env, timeout=300)
 
     assert (first.returncode, second.returncode) == (0, 0), second.stderr
     [run] = sql(env, "SELECT rows_sent, rows_unchanged FROM load_run_summary "
@@ -132,10 +121,8 @@ def test_sql_reads_a_file_warehouse_as_csv_and_refuses_to_write(tmp_path: Path) 
     env = {**os.environ, "EMISSIONS_WAREHOUSE": str(warehouse.path)}
 
     query = "SELECT resource, outcome FROM load_runs"
-    listed = subprocess.run([CLI, "sql", query, "--format", "csv"], env=env, capture_output=True,
-                            text=True, check=False)  # fmt: skip
-    written = subprocess.run([CLI, "sql", "DELETE FROM load_runs"], env=env, capture_output=True,
-                             text=True, check=False)  # fmt: skip
+    listed = run_etl(["sql", query, "--format", "csv"], env=env)
+    written = run_etl(["sql", "DELETE FROM load_runs"], env=env)
 
     assert listed.stdout.splitlines() == ["resource,outcome", "wastes,running"]
     assert written.returncode == 2

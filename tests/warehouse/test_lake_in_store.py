@@ -6,20 +6,20 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.cli_process import run_etl
 from tests.pipeline.tenancy import new_tenant, waste_row, write_wastes_xlsx
-from tests.postgres_server import PostgresServer, available, running_postgres
+from tests.postgres_server import PostgresServer, available
 from tests.s3_server import S3Server, running_s3
 
 pytestmark = [
     pytest.mark.skipif(not available(), reason="no PostgreSQL binaries (.ci/run installs them)"),
-    pytest.mark.xdist_group("postgres-s3-lake"),
+    pytest.mark.xdist_group("postgres"),  # the lake modules share one PostgreSQL, on one worker
     pytest.mark.timeout(600),
 ]
 
@@ -27,8 +27,8 @@ CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
 
 @pytest.fixture(scope="module")
-def servers() -> Iterator[tuple[PostgresServer, S3Server]]:
-    with running_postgres() as postgres, running_s3() as s3:
+def servers(postgres: PostgresServer) -> Iterator[tuple[PostgresServer, S3Server]]:
+    with running_s3() as s3:
         yield postgres, s3
 
 
@@ -51,12 +51,13 @@ def test_a_load_writes_the_lake_s_data_files_to_the_store_and_any_reader_finds_t
         "EMISSIONS_WAREHOUSE_DATA": "s3://lake/emissions/",
     }
 
-    loaded = subprocess.run([CLI, "load", str(book)], env=env, capture_output=True, text=True,
-                            timeout=300, check=False)  # fmt: skip
+    loaded = run_etl(["load", str(book)], env=env, timeout=300)
     reader = {key: value for key, value in env.items() if key != "EMISSIONS_WAREHOUSE_DATA"}
-    counted = subprocess.run(
-        [CLI, "sql", "SELECT count(*) AS n, round(sum(co2e_kg), 6) AS kg FROM emissions",
-         "--format", "json"], env=reader, capture_output=True, text=True, timeout=120, check=False,
+    counted = run_etl(
+        ["sql", "SELECT count(*) AS n, round(sum(co2e_kg), 6) AS kg FROM emissions",
+         "--format", "json"],  # fmt: skip
+        env=reader,
+        timeout=120,
     )  # fmt: skip
 
     assert loaded.returncode == 0, loaded.stderr
@@ -78,8 +79,7 @@ def test_a_lake_in_a_store_without_credentials_says_where_they_come_from(
             "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "none"),
             "EMISSIONS_WAREHOUSE": lake, "EMISSIONS_WAREHOUSE_DATA": "s3://lake/x/"}  # fmt: skip
 
-    done = subprocess.run([CLI, "sql", "SELECT 1"], env=env, capture_output=True, text=True,
-                          timeout=120, check=False)  # fmt: skip
+    done = run_etl(["sql", "SELECT 1"], env=env, timeout=120)
 
     assert done.returncode == 2
     assert "credentials come from the AWS chain" in done.stderr, done.stderr

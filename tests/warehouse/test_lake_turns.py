@@ -10,7 +10,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,12 +19,12 @@ from emissions_etl.warehouse import Warehouse
 from emissions_etl.warehouse._catalog_turn import CatalogTurn
 from emissions_etl.warehouse._target import WarehouseTarget
 from tests.pipeline.tenancy import Tenant, new_tenant
-from tests.postgres_server import PostgresServer, available, running_postgres
+from tests.postgres_server import PostgresServer, available
 from tests.warehouse.test_lake import lake_env
 
 pytestmark = [
     pytest.mark.skipif(not available(), reason="no PostgreSQL binaries (.ci/run installs them)"),
-    pytest.mark.xdist_group("postgres-turns"),  # one server for the module, on one worker
+    pytest.mark.xdist_group("postgres"),  # the lake modules share one PostgreSQL, on one worker
     pytest.mark.timeout(900),
 ]
 
@@ -40,12 +39,6 @@ FILES = [
     INBOX / "employees" / "plantilla_2026.xlsx",
     INBOX / "commuting_periods" / "encuesta_movilidad_2026.xlsx",
 ]
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    with running_postgres() as server:
-        yield server
 
 
 def service_records(tenant: Tenant) -> dict[str, int]:

@@ -1,0 +1,225 @@
+"""Run ``emissions-etl`` (or a test driver module) in a process of its own, as a script or a
+person runs it, without paying its start-up each time.
+
+A process of ours spends 1-2 s of CPU importing pandas, pandera, DuckDB and the resources before
+it does anything, and the suite runs the command line hundreds of times. So a fork server
+(``python -m tests.cli_process``, one per test worker) imports those once; for each command it
+forks a child that takes the command's environment, working folder and standard streams, runs
+the console script's own entry point (or ``python -m MODULE``) and exits with its code, through
+Python's own exit (atexit handlers, non-daemon threads), as the executable would. What stays
+imported in the server is chosen so that nothing reads the environment at import: Prefect and
+the command line's consoles are imported by each child, after its environment is set.
+
+``run_etl`` and ``run_module`` mirror ``subprocess.run(..., capture_output=True, text=True)``:
+a CompletedProcess with the exit code, stdout and stderr, or TimeoutExpired after the child is
+killed. Commands that must run at the same time as others (two loads at once) keep
+``subprocess.Popen``: the server runs one command at a time.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+ETL = "emissions-etl"
+_START_TIMEOUT = 180.0
+
+
+def run_etl(
+    args: Sequence[str],
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: str | Path | None = None,
+    timeout: float = 300.0,
+    input: str | None = None,  # noqa: A002 - subprocess.run's name
+) -> subprocess.CompletedProcess[str]:
+    """``emissions-etl ARGS`` with its output captured (the environment is ``env`` alone, as
+    ``subprocess.run(env=...)`` gives it)."""
+    return _SERVER.run({"script": ETL}, [ETL, *args], env, cwd, timeout, input)
+
+
+def run_module(
+    module: str,
+    args: Sequence[str],
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: str | Path | None = None,
+    timeout: float = 300.0,
+) -> subprocess.CompletedProcess[str]:
+    """``python -m MODULE ARGS`` with its output captured."""
+    return _SERVER.run({"module": module}, [module, *args], env, cwd, timeout, None)
+
+
+class _ForkServer:
+    """The client side: starts the server on first use, one command at a time."""
+
+    def __init__(self) -> None:
+        self._process: subprocess.Popen[str] | None = None
+        self._lock = threading.Lock()
+
+    def run(
+        self,
+        what: dict[str, str],
+        argv: list[str],
+        env: Mapping[str, str] | None,
+        cwd: str | Path | None,
+        timeout: float,
+        input_text: str | None,
+    ) -> subprocess.CompletedProcess[str]:
+        with self._lock, tempfile.TemporaryDirectory(prefix="cli-") as folder:
+            streams = {name: Path(folder) / name for name in ("stdin", "stdout", "stderr")}
+            streams["stdin"].write_text(input_text or "", "utf-8")
+            request = {
+                **what,
+                "argv": argv,
+                "env": dict(os.environ if env is None else env),
+                "cwd": str(cwd or os.getcwd()),
+                **{name: str(path) for name, path in streams.items()},
+            }
+            process = self._started()
+            assert process.stdin is not None
+            process.stdin.write(json.dumps(request) + "\n")
+            process.stdin.flush()
+            pid = int(self._answer(process, _START_TIMEOUT)["pid"])
+            try:
+                code = int(self._answer(process, timeout)["code"])
+            except subprocess.TimeoutExpired:
+                os.kill(pid, signal.SIGKILL)
+                self._answer(process, _START_TIMEOUT)
+                raise subprocess.TimeoutExpired(argv, timeout) from None
+            out = streams["stdout"].read_text("utf-8", "replace")
+            err = streams["stderr"].read_text("utf-8", "replace")
+            return subprocess.CompletedProcess(argv, code, out, err)
+
+    def _started(self) -> subprocess.Popen[str]:
+        if self._process is None or self._process.poll() is not None:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "tests.cli_process"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                cwd=Path(__file__).resolve().parents[1],
+            )
+            atexit.register(self._stop, self._process)
+        return self._process
+
+    def _answer(self, process: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
+        assert process.stdout is not None
+        ready, _, _ = select.select([process.stdout], [], [], timeout)
+        if not ready:
+            raise subprocess.TimeoutExpired(process.args, timeout)
+        line = process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the fork server ended (exit code {process.wait()})")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    @staticmethod
+    def _stop(process: subprocess.Popen[str]) -> None:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+_SERVER = _ForkServer()
+
+
+# -- the server ---------------------------------------------------------------------------------
+
+
+def _serve() -> None:
+    """Import what every command imports, then fork a child per request line."""
+    import duckdb  # noqa: F401
+    import openpyxl  # noqa: F401
+    import pandas  # noqa: F401
+    import pandera.pandas  # noqa: F401
+    import pyarrow  # noqa: F401
+    import python_calamine  # noqa: F401
+    import typer  # noqa: F401
+
+    import emissions_etl.loading.pipeline  # noqa: F401
+
+    answers = sys.stdout
+    for line in sys.stdin:
+        request = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            _child(request)  # never returns
+        print(json.dumps({"pid": pid}), file=answers, flush=True)
+        _, status = os.waitpid(pid, 0)
+        print(json.dumps({"code": os.waitstatus_to_exitcode(status)}), file=answers, flush=True)
+
+
+def _child(request: dict[str, Any]) -> None:
+    os.environ.clear()
+    os.environ.update(request["env"])
+    os.chdir(request["cwd"])
+    written = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    for fd, name, flags in ((0, "stdin", os.O_RDONLY), (1, "stdout", written),
+                            (2, "stderr", written)):  # fmt: skip
+        handle = os.open(request[name], flags, 0o644)
+        os.dup2(handle, fd)
+        os.close(handle)
+    sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stdout = open(1, "w", encoding="utf-8", buffering=1, closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", encoding="utf-8", buffering=1, closefd=False)  # noqa: SIM115
+    sys.argv = list(request["argv"])
+    code = 1
+    try:
+        code = _exit_code(_run_command(request))
+    except SystemExit as exit:
+        code = _exit_code(exit.code)
+    except BaseException:  # noqa: BLE001 - what Python prints for an uncaught error
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        os._exit(_finished(code))
+
+
+def _run_command(request: dict[str, Any]) -> object:
+    if "module" in request:
+        import runpy
+
+        runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
+        return 0
+    from importlib.metadata import entry_points
+
+    (script,) = entry_points(group="console_scripts", name=request["script"])
+    return script.load()()
+
+
+def _exit_code(code: object) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)  # sys.exit("message"): printed, exit code 1
+    return 1
+
+
+def _finished(code: int) -> int:
+    """What Python's own exit does before the process ends (non-daemon threads joined, atexit
+    handlers run, streams flushed), without tearing down every module: 1 s for pandas."""
+    try:
+        threading._shutdown()  # type: ignore[attr-defined]
+        atexit._run_exitfuncs()
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+    except BaseException:  # noqa: BLE001 - the command's code stands
+        pass
+    return code
+
+
+if __name__ == "__main__":
+    _serve()
