@@ -7,6 +7,13 @@ Knows nothing of HTTP or Prefect; the pipeline hands it frames. Tables: see ``RE
 
 from __future__ import annotations
 
+from emissions_etl.warehouse._filed import (
+    EVIDENCE_COLUMNS,
+    FILED_COLUMNS,
+    INVENTORY_RECORD_COLUMNS,
+    Freeze,
+    inventory_records_sql,
+)
 from emissions_etl.warehouse._inventory import (
     APPROACHES,
     DEFAULT_APPROACH,
@@ -23,6 +30,10 @@ __all__ = [
     "APPROACHES",
     "COUNT_COLUMNS",
     "DEFAULT_APPROACH",
+    "EVIDENCE_COLUMNS",
+    "FILED_COLUMNS",
+    "Freeze",
+    "INVENTORY_RECORD_COLUMNS",
     "OUTCOMES",
     "InventoryRule",
     "ParentRecord",
@@ -32,4 +43,5 @@ __all__ = [
     "Warehouse",
     "WarehouseWriter",
     "check_approach",
+    "inventory_records_sql",
 ]
