@@ -33,7 +33,7 @@ def land(warehouse: Warehouse, records: int) -> None:
     rng = np.random.default_rng(7)
     per_run = records // RUNS
     with warehouse.writer() as writer:
-        writer.land_facilities(
+        writer.records.land_facilities(
             pd.DataFrame({"facility_id": [f"fac-{n}" for n in range(FACILITIES)]}).assign(
                 name=lambda f: "Site " + f["facility_id"].str[4:], country="ES"
             )
@@ -41,21 +41,21 @@ def land(warehouse: Warehouse, records: int) -> None:
         for run in range(RUNS):
             resource = RESOURCES[run % len(RESOURCES)]
             source = f"inbox/{resource}_{run:03d}.xlsx"
-            run_id = writer.start_run(resource, source, {})
+            run_id = writer.runs.start_run(resource, source, {})
             keys = [f"{run}-{n}" for n in range(per_run)]
-            writer.land_source_rows(
+            writer.runs.land_source_rows(
                 run_id,
                 resource,
                 pd.DataFrame(
                     {"source_key": keys, "source_hash": keys, "_file": source, "_sheet": "Data"}
                 ).assign(_row=range(2, per_run + 2)),
             )
-            writer.upsert_mapping(
+            writer.mappings.upsert_mapping(
                 resource,
                 pd.DataFrame({"source_key": keys, "remote_id": keys, "source_hash": keys}),
             )
             days = rng.integers(0, 730, per_run)
-            writer.land_remote_records(
+            writer.records.land_remote_records(
                 resource,
                 pd.DataFrame(
                     {
@@ -70,7 +70,7 @@ def land(warehouse: Warehouse, records: int) -> None:
                 ),
             )
             rejects = REJECTS // RUNS
-            writer.land_rejects(
+            writer.runs.land_rejects(
                 run_id,
                 resource,
                 pd.DataFrame(
@@ -87,7 +87,7 @@ def land(warehouse: Warehouse, records: int) -> None:
                     }
                 ),
             )
-            writer.finish_run(
+            writer.runs.finish_run(
                 run_id,
                 outcome=str(rng.choice(["succeeded", "partial", "failed"], p=[0.7, 0.2, 0.1])),
                 counts={"rows_read": per_run + rejects, "rows_loaded": per_run},

@@ -73,23 +73,29 @@ def main(rows: int) -> None:
             timed(
                 "land_source_rows (new keys)",
                 rows,
-                lambda: writer.land_source_rows("r1", "wastes", source),
+                lambda: writer.runs.land_source_rows("r1", "wastes", source),
             )
             timed(
                 "land_source_rows (every key replaced)",
                 rows,
-                lambda: writer.land_source_rows("r2", "wastes", source),
+                lambda: writer.runs.land_source_rows("r2", "wastes", source),
             )
             timed(
-                "upsert_mapping (new keys)", rows, lambda: writer.upsert_mapping("wastes", mapping)
+                "upsert_mapping (new keys)",
+                rows,
+                lambda: writer.mappings.upsert_mapping("wastes", mapping),
             )
             timed(
                 "upsert_mapping (every key replaced)",
                 rows,
-                lambda: writer.upsert_mapping("wastes", mapping),
+                lambda: writer.mappings.upsert_mapping("wastes", mapping),
             )
-            timed("land_remote_records", rows, lambda: writer.land_remote_records("wastes", remote))
-            timed("mapping() read back", rows, lambda: writer.mapping("wastes"))
+            timed(
+                "land_remote_records",
+                rows,
+                lambda: writer.records.land_remote_records("wastes", remote),
+            )
+            timed("mapping() read back", rows, lambda: writer.mappings.mapping("wastes"))
         timed(
             "query: emissions by month and facility",
             rows,

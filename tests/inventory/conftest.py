@@ -67,12 +67,12 @@ def build_inventory_warehouse(path: Path | str, *, organization_id: str | None =
     rows of ``organization_id`` (None: a warehouse written before organizations were recorded)."""
     warehouse = Warehouse(path, organization_id=organization_id)
     with warehouse.writer() as writer:
-        writer.land_facilities(FACILITIES)
+        writer.records.land_facilities(FACILITIES)
         for spec in RESOURCES.values():
-            writer.describe_resource(
+            writer.catalog.describe_resource(
                 spec.name, is_aggregate=spec.readback.is_aggregate, description=spec.description
             )
-            writer.declare_inventory_rule(spec.name, spec.inventory)
+            writer.inventory.declare_inventory_rule(spec.name, spec.inventory)
         for resource in dict.fromkeys(record[0] for record in RECORDS):
             _land(writer, resource, [r for r in RECORDS if r[0] == resource])
         _reject(writer, "wastes", "wastes_2026.xlsx", rows=[7, 9])
@@ -82,15 +82,15 @@ def build_inventory_warehouse(path: Path | str, *, organization_id: str | None =
 
 def _land(writer: WarehouseWriter, resource: str, records: list[tuple[Any, ...]]) -> None:
     keys = [f"row-{record[1]}" for record in records]
-    run_id = writer.start_run(resource, f"{resource}.xlsx", {})
+    run_id = writer.runs.start_run(resource, f"{resource}.xlsx", {})
     source = pd.DataFrame(
         {"source_key": keys, "source_hash": "h", "_file": f"{resource}.xlsx", "_sheet": "Data",
          "_row": range(2, 2 + len(keys))}
     )  # fmt: skip
     if resource == "vehicles":
         source["vehicle_fuel"] = "diesel"
-    writer.land_source_rows(run_id, resource, source)
-    writer.land_remote_records(
+    writer.runs.land_source_rows(run_id, resource, source)
+    writer.records.land_remote_records(
         resource,
         pd.DataFrame(
             {
@@ -105,12 +105,12 @@ def _land(writer: WarehouseWriter, resource: str, records: list[tuple[Any, ...]]
             }
         ),
     )
-    writer.finish_run(run_id, outcome="succeeded", counts={"rows_loaded": len(records)})
+    writer.runs.finish_run(run_id, outcome="succeeded", counts={"rows_loaded": len(records)})
 
 
 def _reject(writer: WarehouseWriter, resource: str, file: str, *, rows: list[int]) -> None:
-    run_id = writer.start_run(resource, file, {})
-    writer.land_rejects(
+    run_id = writer.runs.start_run(resource, file, {})
+    writer.runs.land_rejects(
         run_id,
         resource,
         pd.DataFrame(
@@ -118,7 +118,7 @@ def _reject(writer: WarehouseWriter, resource: str, file: str, *, rows: list[int
              "code": "NOT_POSITIVE", "message": "Must be greater than 0."}
         ),
     )  # fmt: skip
-    writer.finish_run(run_id, outcome="partial", counts={"rows_rejected": len(rows)})
+    writer.runs.finish_run(run_id, outcome="partial", counts={"rows_rejected": len(rows)})
 
 
 @pytest.fixture

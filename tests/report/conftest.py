@@ -157,19 +157,21 @@ def land_runs(warehouse: Warehouse, runs: list[Run], *, facilities: bool = True)
     """Land each run as the pipeline would: run row, source rows, mapping, records, rejects."""
     with warehouse.writer() as writer:
         if facilities:
-            writer.land_facilities(FACILITIES)
+            writer.records.land_facilities(FACILITIES)
         for resource in AGGREGATES:
-            writer.describe_resource(resource, is_aggregate=True, description="sum of others")
+            writer.catalog.describe_resource(
+                resource, is_aggregate=True, description="sum of others"
+            )
         for spec in RESOURCES.values():  # as each resource's first load declares it
-            writer.declare_inventory_rule(spec.name, spec.inventory)
+            writer.inventory.declare_inventory_rule(spec.name, spec.inventory)
         for run in runs:
-            run_id = writer.start_run(run.resource, run.file, {"strict": False})
+            run_id = writer.runs.start_run(run.resource, run.file, {"strict": False})
             if run.records:
                 _land_records(writer, run_id, run)
             if run.rejects:
-                writer.land_rejects(run_id, run.resource, _rejects_frame(run))
+                writer.runs.land_rejects(run_id, run.resource, _rejects_frame(run))
             co2e = sum(r.co2e_kg or 0.0 for r in run.records)
-            writer.finish_run(
+            writer.runs.finish_run(
                 run_id,
                 outcome=run.outcome,
                 counts={
@@ -186,7 +188,7 @@ def land_runs(warehouse: Warehouse, runs: list[Run], *, facilities: bool = True)
 
 def _land_records(writer: WarehouseWriter, run_id: str, run: Run) -> None:
     keys = [r.key for r in run.records]
-    writer.land_source_rows(
+    writer.runs.land_source_rows(
         run_id,
         run.resource,
         pd.DataFrame(
@@ -200,7 +202,7 @@ def _land_records(writer: WarehouseWriter, run_id: str, run: Run) -> None:
             }
         ),
     )
-    writer.upsert_mapping(
+    writer.mappings.upsert_mapping(
         run.resource,
         pd.DataFrame(
             {
@@ -211,7 +213,7 @@ def _land_records(writer: WarehouseWriter, run_id: str, run: Run) -> None:
             }
         ),
     )
-    writer.land_remote_records(
+    writer.records.land_remote_records(
         run.resource,
         pd.DataFrame(
             {

@@ -94,8 +94,8 @@ def _frame(rows: list[tuple[str, dict[str, Any]]], co2e_kg: float = 10.0) -> pd.
 
 def _land_fleet(writer: WarehouseWriter) -> None:
     """The vehicles as a load lands them: the service's record and the fleet file's row."""
-    run_id = writer.start_run("vehicles", "flota.xlsx", {})
-    writer.land_source_rows(
+    run_id = writer.runs.start_run("vehicles", "flota.xlsx", {})
+    writer.runs.land_source_rows(
         run_id,
         "vehicles",
         pd.DataFrame(
@@ -109,7 +109,7 @@ def _land_fleet(writer: WarehouseWriter) -> None:
             }
         ),
     )
-    writer.land_remote_records(
+    writer.records.land_remote_records(
         "vehicles",
         _frame([(remote_id, {"ownership": owner}) for remote_id, owner, _ in VEHICLES], 99.0),
     )
@@ -121,16 +121,16 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Warehouse:
     warehouse = Warehouse(Path(tmp_path_factory.mktemp("rules")) / "warehouse.duckdb")
     with warehouse.writer() as writer:
         for spec in RESOURCES.values():
-            writer.describe_resource(
+            writer.catalog.describe_resource(
                 spec.name, is_aggregate=spec.readback.is_aggregate, description=spec.description
             )
-            writer.declare_inventory_rule(spec.name, spec.inventory)
+            writer.inventory.declare_inventory_rule(spec.name, spec.inventory)
         _land_fleet(writer)
         for resource, remote_id, fields, _ in CASES:
-            writer.land_remote_records(resource, _frame([(remote_id, fields)]))
+            writer.records.land_remote_records(resource, _frame([(remote_id, fields)]))
             if remote_id in SOURCE_ROWS:
-                run_id = writer.start_run(resource, "file.xlsx", {})
-                writer.land_source_rows(
+                run_id = writer.runs.start_run(resource, "file.xlsx", {})
+                writer.runs.land_source_rows(
                     run_id,
                     resource,
                     pd.DataFrame([{"source_key": f"row-{remote_id}", "source_hash": "h",

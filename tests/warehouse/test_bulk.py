@@ -14,10 +14,10 @@ def test_two_hundred_thousand_rows_land_and_replace(warehouse: Warehouse) -> Non
     pairs = {key: f"id-{n}" for n, key in enumerate(keys)}
 
     with warehouse.writer() as writer:
-        writer.land_source_rows("run-1", "wastes", source_frame(keys))
-        writer.upsert_mapping("wastes", mapping_frame(pairs))
-        writer.land_remote_records("wastes", remote_frame({v: k for k, v in pairs.items()}))
-        writer.land_source_rows("run-2", "wastes", source_frame(keys, version="v2"))
+        writer.runs.land_source_rows("run-1", "wastes", source_frame(keys))
+        writer.mappings.upsert_mapping("wastes", mapping_frame(pairs))
+        writer.records.land_remote_records("wastes", remote_frame({v: k for k, v in pairs.items()}))
+        writer.runs.land_source_rows("run-2", "wastes", source_frame(keys, version="v2"))
 
     counts = warehouse.query(
         "SELECT (SELECT count(*) FROM source_rows) AS source_rows,"

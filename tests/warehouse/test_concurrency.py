@@ -55,7 +55,7 @@ def test_a_second_writer_proceeds_once_the_first_finishes(
     warehouse: Warehouse, held: threading.Thread
 ) -> None:
     with Warehouse(warehouse.path).writer(wait_seconds=20) as writer:
-        writer.land_source_rows("run", "wastes", source_frame(["r1"]))
+        writer.runs.land_source_rows("run", "wastes", source_frame(["r1"]))
 
     assert not held.is_alive()
     assert warehouse.query("SELECT count(*) AS n FROM source_rows")["n"][0] == 1
@@ -94,7 +94,7 @@ def test_a_writer_waits_ten_minutes_by_default(warehouse: Warehouse) -> None:
 
 def test_query_works_after_the_writer_closed(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        writer.land_source_rows("run", "wastes", source_frame(["r1", "r2"]))
+        writer.runs.land_source_rows("run", "wastes", source_frame(["r1", "r2"]))
 
     assert warehouse.query("SELECT count(*) AS n FROM source_rows")["n"][0] == 2
     assert warehouse.query("SELECT ? AS x", [7])["x"][0] == 7
@@ -102,7 +102,7 @@ def test_query_works_after_the_writer_closed(warehouse: Warehouse) -> None:
 
 def test_query_inside_the_writer_reads_through_its_connection(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        writer.land_source_rows("run", "wastes", source_frame(["r1"]))
+        writer.runs.land_source_rows("run", "wastes", source_frame(["r1"]))
         inside = warehouse.query("SELECT count(*) AS n FROM source_rows")
         other_object = Warehouse(warehouse.path).query("SELECT count(*) AS n FROM source_rows")
 

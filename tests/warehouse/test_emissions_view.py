@@ -29,14 +29,14 @@ CONTRACT_COLUMNS = [
 def _load(warehouse: Warehouse, pairs: dict[str, str]) -> None:
     """Land source rows, mapping and remote records as one pipeline run would."""
     with warehouse.writer() as writer:
-        writer.land_source_rows("run", "wastes", source_frame(list(pairs)))
-        writer.upsert_mapping("wastes", mapping_frame(pairs))
-        writer.land_remote_records("wastes", remote_frame({v: k for k, v in pairs.items()}))
+        writer.runs.land_source_rows("run", "wastes", source_frame(list(pairs)))
+        writer.mappings.upsert_mapping("wastes", mapping_frame(pairs))
+        writer.records.land_remote_records("wastes", remote_frame({v: k for k, v in pairs.items()}))
 
 
 def test_remote_records_round_trip_with_types(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        writer.land_remote_records("wastes", remote_frame({"id-1": "r1"}))
+        writer.records.land_remote_records("wastes", remote_frame({"id-1": "r1"}))
 
     record = warehouse.query("SELECT * FROM remote_records").iloc[0]
     assert (record["remote_id"], record["source_key"], record["status"]) == ("id-1", "r1", "active")
@@ -48,9 +48,9 @@ def test_remote_records_round_trip_with_types(warehouse: Warehouse) -> None:
 
 def test_landing_a_record_again_replaces_it_by_remote_id(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        writer.land_remote_records("wastes", remote_frame({"id-1": "r1", "id-2": "r2"}))
+        writer.records.land_remote_records("wastes", remote_frame({"id-1": "r1", "id-2": "r2"}))
         later = remote_frame({"id-2": "r2"}, co2e_kg=99.0).assign(status="error")
-        writer.land_remote_records("wastes", pd.concat([later, later]))
+        writer.records.land_remote_records("wastes", pd.concat([later, later]))
 
     rows = warehouse.query("SELECT remote_id, co2e_kg, status FROM remote_records ORDER BY 1")
     assert rows.to_dict("records") == [
@@ -65,7 +65,7 @@ def test_records_with_missing_optional_fields_land_as_nulls(warehouse: Warehouse
     frame["source_key"] = None
 
     with warehouse.writer() as writer:
-        writer.land_remote_records("wastes", frame)
+        writer.records.land_remote_records("wastes", frame)
 
     record = warehouse.query("SELECT * FROM remote_records").iloc[0]
     assert pd.isna(record["co2e_kg"])
@@ -99,8 +99,8 @@ def test_the_view_has_one_row_per_remote_record_with_the_contract_columns(
 def test_a_removed_record_leaves_the_view(warehouse: Warehouse) -> None:
     _load(warehouse, {"r1": "id-1", "r2": "id-2"})
     with warehouse.writer() as writer:
-        writer.remove_remote_records("wastes", ["id-1"])
-        writer.remove_remote_records("wastes", [])
+        writer.records.remove_remote_records("wastes", ["id-1"])
+        writer.records.remove_remote_records("wastes", [])
 
     view = warehouse.query("SELECT remote_id FROM emissions")
     assert view["remote_id"].tolist() == ["id-2"]
@@ -109,10 +109,10 @@ def test_a_removed_record_leaves_the_view(warehouse: Warehouse) -> None:
 def test_a_replaced_record_shows_once_under_its_new_id(warehouse: Warehouse) -> None:
     _load(warehouse, {"r1": "id-1"})
     with warehouse.writer() as writer:  # the changed-row path of the uploader
-        writer.delete_mapping("wastes", ["r1"])
-        writer.remove_remote_records("wastes", ["id-1"])
-        writer.upsert_mapping("wastes", mapping_frame({"r1": "id-1b"}, version="v2"))
-        writer.land_remote_records("wastes", remote_frame({"id-1b": "r1"}))
+        writer.mappings.delete_mapping("wastes", ["r1"])
+        writer.records.remove_remote_records("wastes", ["id-1"])
+        writer.mappings.upsert_mapping("wastes", mapping_frame({"r1": "id-1b"}, version="v2"))
+        writer.records.land_remote_records("wastes", remote_frame({"id-1b": "r1"}))
 
     view = warehouse.query("SELECT source_key, remote_id FROM emissions")
     assert view.to_dict("records") == [{"source_key": "r1", "remote_id": "id-1b"}]
@@ -120,9 +120,11 @@ def test_a_replaced_record_shows_once_under_its_new_id(warehouse: Warehouse) -> 
 
 def test_a_record_without_source_key_is_matched_through_the_mapping(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        writer.land_source_rows("run", "wastes", source_frame(["r1"]))
-        writer.upsert_mapping("wastes", mapping_frame({"r1": "id-1"}))
-        writer.land_remote_records("wastes", remote_frame({"id-1": "r1"}).assign(source_key=None))
+        writer.runs.land_source_rows("run", "wastes", source_frame(["r1"]))
+        writer.mappings.upsert_mapping("wastes", mapping_frame({"r1": "id-1"}))
+        writer.records.land_remote_records(
+            "wastes", remote_frame({"id-1": "r1"}).assign(source_key=None)
+        )
 
     view = warehouse.query("SELECT source_key, source_row FROM emissions")
     assert view.to_dict("records") == [{"source_key": "r1", "source_row": 4}]
@@ -130,7 +132,7 @@ def test_a_record_without_source_key_is_matched_through_the_mapping(warehouse: W
 
 def test_a_record_without_mapping_or_source_row_still_shows(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        writer.land_remote_records("wastes", remote_frame({"id-9": "made-in-the-ui"}))
+        writer.records.land_remote_records("wastes", remote_frame({"id-9": "made-in-the-ui"}))
 
     view = warehouse.query("SELECT source_key, loaded_at, source_file FROM emissions")
     assert view["source_key"].tolist() == ["made-in-the-ui"]
@@ -142,10 +144,10 @@ def test_facility_names_from_the_service_label_the_emissions_view(warehouse: War
     import pandas as pd
 
     with warehouse.writer() as writer:
-        writer.land_facilities(
+        writer.records.land_facilities(
             pd.DataFrame([{"facility_id": "f-1", "name": "Madrid Warehouse", "country": "ES"}])
         )
-        writer.land_remote_records(
+        writer.records.land_remote_records(
             "wastes",
             pd.DataFrame(
                 [
@@ -161,7 +163,7 @@ def test_facility_names_from_the_service_label_the_emissions_view(warehouse: War
                 ]
             ),
         )
-        writer.land_facilities(
+        writer.records.land_facilities(
             pd.DataFrame([{"facility_id": "f-1", "name": "Madrid Central", "country": "ES"}])
         )
     names = warehouse.query("SELECT facility_name FROM emissions")["facility_name"].tolist()

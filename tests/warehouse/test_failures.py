@@ -12,13 +12,13 @@ from .conftest import remote_frame
 
 def test_a_batch_that_fails_to_land_leaves_the_earlier_rows_intact(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        writer.land_remote_records("wastes", remote_frame({"id-1": "r1"}))
+        writer.records.land_remote_records("wastes", remote_frame({"id-1": "r1"}))
 
     bad = remote_frame({"id-1": "r1", "id-2": "r2"}, co2e_kg=50.0).assign(
         activity_date="not a date"
     )
     with pytest.raises(WarehouseError, match="not a date"), warehouse.writer() as writer:
-        writer.land_remote_records("wastes", bad)
+        writer.records.land_remote_records("wastes", bad)
 
     rows = warehouse.query("SELECT remote_id, co2e_kg FROM remote_records")
     assert rows.to_dict("records") == [{"remote_id": "id-1", "co2e_kg": 12.5}]
@@ -28,7 +28,7 @@ def test_a_frame_missing_a_key_column_is_refused_by_name(warehouse: Warehouse) -
     frame = remote_frame({"id-1": "r1"}).drop(columns="remote_id")
 
     with warehouse.writer() as writer, pytest.raises(ValueError, match="remote_id"):
-        writer.land_remote_records("wastes", frame)
+        writer.records.land_remote_records("wastes", frame)
 
 
 def test_the_lock_is_released_after_a_failed_run(warehouse: Warehouse) -> None:
@@ -36,4 +36,4 @@ def test_the_lock_is_released_after_a_failed_run(warehouse: Warehouse) -> None:
         raise RuntimeError("the pipeline failed")
 
     with warehouse.writer(wait_seconds=0) as writer:
-        assert writer.pending("wastes").empty
+        assert writer.marks.pending("wastes").empty

@@ -44,12 +44,12 @@ def records(resource: str, rows: list[tuple[str, dict[str, Any], float | None]],
 
 def land_family(writer: WarehouseWriter) -> None:
     """Two parents (an aggregate), three children (one orphan), wastes, and an undeclared one."""
-    writer.describe_resource("parents", is_aggregate=True, description="sum of children")
-    writer.land_remote_records(
+    writer.catalog.describe_resource("parents", is_aggregate=True, description="sum of children")
+    writer.records.land_remote_records(
         "parents",
         records("parents", [("p1", {"kind": "owned"}, 30.0), ("p2", {"kind": "leased"}, 20.0)]),
     )
-    writer.land_remote_records(
+    writer.records.land_remote_records(
         "children",
         records(
             "children",
@@ -60,10 +60,12 @@ def land_family(writer: WarehouseWriter) -> None:
             ],
         ),
     )
-    writer.land_remote_records("wastes", records("wastes", [("w1", {}, 7.5), ("w2", {}, None)]))
-    writer.land_remote_records("undeclared", records("undeclared", [("u1", {}, 1.25)]))
-    writer.declare_inventory_rule("children", CHILD_RULE)
-    writer.declare_inventory_rule("wastes", InventoryRule(scope="3", category="5"))
+    writer.records.land_remote_records(
+        "wastes", records("wastes", [("w1", {}, 7.5), ("w2", {}, None)])
+    )
+    writer.records.land_remote_records("undeclared", records("undeclared", [("u1", {}, 1.25)]))
+    writer.inventory.declare_inventory_rule("children", CHILD_RULE)
+    writer.inventory.declare_inventory_rule("wastes", InventoryRule(scope="3", category="5"))
 
 
 @pytest.fixture
@@ -136,10 +138,14 @@ def test_an_unknown_approach_is_an_error_not_an_empty_inventory(family: Warehous
 
 def test_the_inventory_counts_calculated_pending_and_failed_records(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        writer.declare_inventory_rule("wastes", InventoryRule(scope="3", category="5"))
-        writer.land_remote_records("wastes", records("wastes", [("a", {}, 2.0)]))
-        writer.land_remote_records("wastes", records("wastes", [("b", {}, None)], status="loading"))
-        writer.land_remote_records("wastes", records("wastes", [("c", {}, None)], status="error"))
+        writer.inventory.declare_inventory_rule("wastes", InventoryRule(scope="3", category="5"))
+        writer.records.land_remote_records("wastes", records("wastes", [("a", {}, 2.0)]))
+        writer.records.land_remote_records(
+            "wastes", records("wastes", [("b", {}, None)], status="loading")
+        )
+        writer.records.land_remote_records(
+            "wastes", records("wastes", [("c", {}, None)], status="error")
+        )
 
     row = warehouse.query("SELECT * FROM ghg_inventory").iloc[0]
 
@@ -153,8 +159,8 @@ def test_a_rule_giving_no_line_of_the_protocol_lists_its_records_with_the_reason
     warehouse: Warehouse,
 ) -> None:
     with warehouse.writer() as writer:
-        writer.land_remote_records("wastes", records("wastes", [("w1", {}, 4.0)]))
-        writer.declare_inventory_rule("wastes", InventoryRule(scope="3"))
+        writer.records.land_remote_records("wastes", records("wastes", [("w1", {}, 4.0)]))
+        writer.inventory.declare_inventory_rule("wastes", InventoryRule(scope="3"))
 
     assert classified(warehouse, "operational_control") == {
         "w1": (None, None, "the rule of wastes gave scope 3 without a category: no line of the "
@@ -164,7 +170,7 @@ def test_a_rule_giving_no_line_of_the_protocol_lists_its_records_with_the_reason
 
 def test_a_rule_that_cannot_bind_is_refused_and_the_others_stay(family: Warehouse) -> None:
     with family.writer() as writer, pytest.raises(WarehouseError, match="inventory rule of wastes"):
-        writer.declare_inventory_rule("wastes", InventoryRule(scope="no_such_column"))
+        writer.inventory.declare_inventory_rule("wastes", InventoryRule(scope="no_such_column"))
 
     assert classified(family, "operational_control")["w1"] == (3, 5, None)
 
@@ -175,7 +181,7 @@ def test_declared_rules_outlive_the_writer_and_a_none_rule_forgets(family: Wareh
     assert classified(family, "operational_control")["w1"] == (3, 5, None)
 
     with family.writer() as writer:
-        writer.declare_inventory_rule("wastes", None)
+        writer.inventory.declare_inventory_rule("wastes", None)
 
     assert classified(family, "operational_control")["w1"][0] is None
 
@@ -206,15 +212,15 @@ def test_a_file_written_before_the_inventory_gains_it(tmp_path: Path) -> None:
     con.close()
 
     with Warehouse(path).writer() as writer:
-        writer.land_remote_records("wastes", records("wastes", [("w1", {}, 4.0)]))
+        writer.records.land_remote_records("wastes", records("wastes", [("w1", {}, 4.0)]))
 
     assert Warehouse(path).query("SELECT sum(co2e_kg) AS kg FROM ghg_inventory")["kg"][0] == 4.0
 
 
 def test_a_rule_reads_the_records_own_source_row(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        run_id = writer.start_run("things", "things.xlsx", {})
-        writer.land_source_rows(
+        run_id = writer.runs.start_run("things", "things.xlsx", {})
+        writer.runs.land_source_rows(
             run_id,
             "things",
             pd.DataFrame(
@@ -222,8 +228,10 @@ def test_a_rule_reads_the_records_own_source_row(warehouse: Warehouse) -> None:
                  "_sheet": "Data", "_row": [2, 3], "fuel": ["electricity", "diesel"]}
             ),
         )  # fmt: skip
-        writer.land_remote_records("things", records("things", [("t1", {}, 1.0), ("t2", {}, 2.0)]))
-        writer.declare_inventory_rule(
+        writer.records.land_remote_records(
+            "things", records("things", [("t1", {}, 1.0), ("t2", {}, 2.0)])
+        )
+        writer.inventory.declare_inventory_rule(
             "things",
             InventoryRule(
                 scope="CASE json_extract_string(source, '$.fuel') "
@@ -241,14 +249,14 @@ def test_each_organization_has_its_own_lines_and_parents(tmp_path: Path) -> None
     path = tmp_path / "shared.duckdb"
     for organization, ownership in (("org-a", "owned"), ("org-b", "leased")):
         with Warehouse(path, organization_id=organization).writer() as writer:
-            writer.describe_resource("parents", is_aggregate=True, description="sum")
-            writer.land_remote_records(
+            writer.catalog.describe_resource("parents", is_aggregate=True, description="sum")
+            writer.records.land_remote_records(
                 "parents", records("parents", [("p1", {"kind": ownership}, 9.0)])
             )
-            writer.land_remote_records(
+            writer.records.land_remote_records(
                 "children", records("children", [("c1", {"parent_id": "p1"}, 4.0)])
             )
-            writer.declare_inventory_rule("children", CHILD_RULE)
+            writer.inventory.declare_inventory_rule("children", CHILD_RULE)
 
     lines = Warehouse(path).query(
         "SELECT organization_id, scope, category, co2e_kg "
@@ -270,8 +278,8 @@ def test_a_rule_declared_again_unchanged_writes_nothing(family: Warehouse) -> No
 
     before = written()
     with family.writer() as writer:
-        writer.declare_inventory_rule("wastes", InventoryRule(scope="3", category="5"))
-        writer.declare_inventory_rule("children", CHILD_RULE)
+        writer.inventory.declare_inventory_rule("wastes", InventoryRule(scope="3", category="5"))
+        writer.inventory.declare_inventory_rule("children", CHILD_RULE)
 
     assert written() == before
 
@@ -302,5 +310,7 @@ def test_a_resource_described_and_ruled_twice_at_once_is_still_counted_once(
 
     assert figures() == before
     with family.writer() as writer:  # describing the resource again leaves one row
-        writer.describe_resource("parents", is_aggregate=True, description="sum of children")
+        writer.catalog.describe_resource(
+            "parents", is_aggregate=True, description="sum of children"
+        )
     assert family.query("SELECT count(*) AS n FROM resource_catalog")["n"].tolist() == [1]

@@ -128,7 +128,7 @@ def test_a_second_worker_loading_what_the_first_loaded_into_the_lake_creates_not
 def test_sql_reads_a_file_warehouse_as_csv_and_refuses_to_write(tmp_path: Path) -> None:
     warehouse = Warehouse(tmp_path / "w.duckdb")
     with warehouse.writer() as writer:
-        writer.start_run("wastes", "a.xlsx", {})
+        writer.runs.start_run("wastes", "a.xlsx", {})
     env = {**os.environ, "EMISSIONS_WAREHOUSE": str(warehouse.path)}
 
     query = "SELECT resource, outcome FROM load_runs"

@@ -13,8 +13,8 @@ from .conftest import rejects_frame, source_frame
 
 def test_source_rows_keep_origin_hash_and_canonical_columns_as_json(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        run_id = writer.start_run("wastes", "wastes.xlsx", {})
-        writer.land_source_rows(run_id, "wastes", source_frame(["r1", "r2"]))
+        run_id = writer.runs.start_run("wastes", "wastes.xlsx", {})
+        writer.runs.land_source_rows(run_id, "wastes", source_frame(["r1", "r2"]))
 
     rows = warehouse.query("SELECT * FROM source_rows ORDER BY source_key")
     first = rows.iloc[0]
@@ -34,10 +34,10 @@ def test_source_rows_keep_origin_hash_and_canonical_columns_as_json(warehouse: W
 
 def test_a_later_version_of_a_source_row_replaces_the_earlier(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        first = writer.start_run("wastes", "wastes.xlsx", {})
-        writer.land_source_rows(first, "wastes", source_frame(["r1", "r2"]))
-        second = writer.start_run("wastes", "wastes.xlsx", {})
-        writer.land_source_rows(second, "wastes", source_frame(["r2", "r3"], version="v2"))
+        first = writer.runs.start_run("wastes", "wastes.xlsx", {})
+        writer.runs.land_source_rows(first, "wastes", source_frame(["r1", "r2"]))
+        second = writer.runs.start_run("wastes", "wastes.xlsx", {})
+        writer.runs.land_source_rows(second, "wastes", source_frame(["r2", "r3"], version="v2"))
 
     rows = warehouse.query("SELECT source_key, source_hash, run_id FROM source_rows ORDER BY 1")
     assert rows.to_dict("records") == [
@@ -52,7 +52,7 @@ def test_a_key_repeated_in_one_batch_lands_once_with_the_last_row(warehouse: War
     frame.loc[2, "source_hash"] = "r1-last"
 
     with warehouse.writer() as writer:
-        writer.land_source_rows("run", "wastes", frame)
+        writer.runs.land_source_rows("run", "wastes", frame)
 
     rows = warehouse.query("SELECT source_key, source_hash, source_row FROM source_rows ORDER BY 1")
     assert rows.to_dict("records") == [
@@ -63,16 +63,16 @@ def test_a_key_repeated_in_one_batch_lands_once_with_the_last_row(warehouse: War
 
 def test_the_same_key_in_two_resources_is_two_rows(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        writer.land_source_rows("run", "wastes", source_frame(["r1"]))
-        writer.land_source_rows("run", "purchases", source_frame(["r1"]))
+        writer.runs.land_source_rows("run", "wastes", source_frame(["r1"]))
+        writer.runs.land_source_rows("run", "purchases", source_frame(["r1"]))
 
     assert warehouse.query("SELECT count(*) AS n FROM source_rows")["n"][0] == 2
 
 
 def test_an_empty_frame_lands_nothing(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        writer.land_source_rows("run", "wastes", source_frame([]))
-        writer.land_rejects("run", "wastes", rejects_frame([]))
+        writer.runs.land_source_rows("run", "wastes", source_frame([]))
+        writer.runs.land_rejects("run", "wastes", rejects_frame([]))
 
     assert warehouse.query("SELECT count(*) AS n FROM source_rows")["n"][0] == 0
     assert warehouse.query("SELECT count(*) AS n FROM rejects")["n"][0] == 0
@@ -82,7 +82,7 @@ def test_a_column_mixing_text_and_numbers_lands_as_text(warehouse: Warehouse) ->
     frame = source_frame(["r1", "r2"]).assign(description=pd.Series(["bags", 3], dtype=object))
 
     with warehouse.writer() as writer:
-        writer.land_source_rows("run", "wastes", frame)
+        writer.runs.land_source_rows("run", "wastes", frame)
 
     payloads = warehouse.query("SELECT payload FROM source_rows ORDER BY source_key")["payload"]
     assert [json.loads(p)["description"] for p in payloads] == ["bags", "3"]
@@ -90,9 +90,9 @@ def test_a_column_mixing_text_and_numbers_lands_as_text(warehouse: Warehouse) ->
 
 def test_rejects_are_appended_with_run_resource_and_time(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        run_id = writer.start_run("wastes", "wastes.xlsx", {})
-        writer.land_rejects(run_id, "wastes", rejects_frame([5, 9]))
-        writer.land_rejects(run_id, "wastes", rejects_frame([12]))
+        run_id = writer.runs.start_run("wastes", "wastes.xlsx", {})
+        writer.runs.land_rejects(run_id, "wastes", rejects_frame([5, 9]))
+        writer.runs.land_rejects(run_id, "wastes", rejects_frame([12]))
 
     stored = warehouse.query('SELECT * FROM rejects ORDER BY "row"')
     assert stored["row"].tolist() == [5, 9, 12]
@@ -110,13 +110,13 @@ def test_rejects_are_appended_with_run_resource_and_time(warehouse: Warehouse) -
 
 def test_rejects_latest_shows_only_each_files_latest_run(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        old = writer.start_run("wastes", "a.xlsx", {})
-        writer.land_rejects(old, "wastes", rejects_frame([5, 6], file="a.xlsx"))
-        other = writer.start_run("wastes", "b.xlsx", {})
-        writer.land_rejects(other, "wastes", rejects_frame([7], file="b.xlsx"))
+        old = writer.runs.start_run("wastes", "a.xlsx", {})
+        writer.runs.land_rejects(old, "wastes", rejects_frame([5, 6], file="a.xlsx"))
+        other = writer.runs.start_run("wastes", "b.xlsx", {})
+        writer.runs.land_rejects(other, "wastes", rejects_frame([7], file="b.xlsx"))
     with warehouse.writer() as writer:
-        new = writer.start_run("wastes", "a.xlsx", {})
-        writer.land_rejects(new, "wastes", rejects_frame([6], file="a.xlsx"))
+        new = writer.runs.start_run("wastes", "a.xlsx", {})
+        writer.runs.land_rejects(new, "wastes", rejects_frame([6], file="a.xlsx"))
 
     latest = warehouse.query('SELECT source, run_id, "row" FROM rejects_latest')
 

@@ -11,8 +11,8 @@ from .conftest import mapping_frame
 
 def test_mapping_round_trips_with_a_load_time(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        writer.upsert_mapping("wastes", mapping_frame({"r1": "id-1", "r2": "id-2"}))
-        mapping = writer.mapping("wastes")
+        writer.mappings.upsert_mapping("wastes", mapping_frame({"r1": "id-1", "r2": "id-2"}))
+        mapping = writer.mappings.mapping("wastes")
 
     assert list(mapping.columns) == [
         "source_key",
@@ -33,7 +33,7 @@ def test_mapping_round_trips_with_a_load_time(warehouse: Warehouse) -> None:
 
 def test_an_empty_mapping_still_has_its_columns(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        mapping = writer.mapping("wastes")
+        mapping = writer.mappings.mapping("wastes")
 
     assert mapping.empty
     assert {"source_key", "remote_id", "source_hash"} <= set(mapping.columns)
@@ -41,9 +41,9 @@ def test_an_empty_mapping_still_has_its_columns(warehouse: Warehouse) -> None:
 
 def test_upsert_mapping_replaces_a_key_and_keeps_the_others(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        writer.upsert_mapping("wastes", mapping_frame({"r1": "id-1", "r2": "id-2"}))
-        writer.upsert_mapping("wastes", mapping_frame({"r2": "id-2b"}, version="v2"))
-        mapping = writer.mapping("wastes")
+        writer.mappings.upsert_mapping("wastes", mapping_frame({"r1": "id-1", "r2": "id-2"}))
+        writer.mappings.upsert_mapping("wastes", mapping_frame({"r2": "id-2b"}, version="v2"))
+        mapping = writer.mappings.mapping("wastes")
 
     assert dict(zip(mapping["source_key"], mapping["remote_id"], strict=True)) == {
         "r1": "id-1",
@@ -56,8 +56,8 @@ def test_upsert_mapping_keeps_the_last_of_duplicate_keys(warehouse: Warehouse) -
     frame = pd.concat([mapping_frame({"r1": "id-old"}), mapping_frame({"r1": "id-new"})])
 
     with warehouse.writer() as writer:
-        writer.upsert_mapping("wastes", frame)
-        mapping = writer.mapping("wastes")
+        writer.mappings.upsert_mapping("wastes", frame)
+        mapping = writer.mappings.mapping("wastes")
 
     assert mapping["remote_id"].tolist() == ["id-new"]
 
@@ -66,8 +66,8 @@ def test_upsert_mapping_accepts_a_frame_without_ingest_job_id(warehouse: Warehou
     frame = mapping_frame({"r1": "id-1"}).drop(columns="ingest_job_id")
 
     with warehouse.writer() as writer:
-        writer.upsert_mapping("wastes", frame)
-        mapping = writer.mapping("wastes")
+        writer.mappings.upsert_mapping("wastes", frame)
+        mapping = writer.mappings.mapping("wastes")
 
     assert mapping["remote_id"].tolist() == ["id-1"]
     assert mapping["ingest_job_id"].isna().all()
@@ -75,13 +75,13 @@ def test_upsert_mapping_accepts_a_frame_without_ingest_job_id(warehouse: Warehou
 
 def test_delete_mapping_forgets_only_the_given_keys_of_the_resource(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        writer.upsert_mapping("wastes", mapping_frame({"r1": "id-1", "r2": "id-2"}))
-        writer.upsert_mapping("other", mapping_frame({"r1": "id-9"}))
-        writer.delete_mapping("wastes", ["r1"])
-        writer.delete_mapping("wastes", [])
+        writer.mappings.upsert_mapping("wastes", mapping_frame({"r1": "id-1", "r2": "id-2"}))
+        writer.mappings.upsert_mapping("other", mapping_frame({"r1": "id-9"}))
+        writer.mappings.delete_mapping("wastes", ["r1"])
+        writer.mappings.delete_mapping("wastes", [])
 
-        assert writer.mapping("wastes")["source_key"].tolist() == ["r2"]
-        assert writer.mapping("other")["source_key"].tolist() == ["r1"]
+        assert writer.mappings.mapping("wastes")["source_key"].tolist() == ["r2"]
+        assert writer.mappings.mapping("other")["source_key"].tolist() == ["r1"]
 
 
 def _chunk(*keys: str) -> pd.DataFrame:
@@ -90,11 +90,11 @@ def _chunk(*keys: str) -> pd.DataFrame:
 
 def test_pending_chunks_round_trip_until_cleared(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        writer.add_pending("wastes", "run-1", "key-a", _chunk("r1", "r2"))
-        writer.add_pending("wastes", "run-1", "key-b", _chunk("r3"))
-        pending = writer.pending("wastes")
-        writer.clear_pending("wastes", "key-a")
-        after = writer.pending("wastes")
+        writer.marks.add_pending("wastes", "run-1", "key-a", _chunk("r1", "r2"))
+        writer.marks.add_pending("wastes", "run-1", "key-b", _chunk("r3"))
+        pending = writer.marks.pending("wastes")
+        writer.marks.clear_pending("wastes", "key-a")
+        after = writer.marks.pending("wastes")
 
     assert list(pending.columns) == [
         "idempotency_key",
@@ -112,9 +112,9 @@ def test_pending_chunks_round_trip_until_cleared(warehouse: Warehouse) -> None:
 
 def test_adding_the_same_pending_chunk_again_replaces_it(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        writer.add_pending("wastes", "run-1", "key-a", _chunk("r1", "r2"))
-        writer.add_pending("wastes", "run-2", "key-a", _chunk("r1", "r1"))
-        pending = writer.pending("wastes")
+        writer.marks.add_pending("wastes", "run-1", "key-a", _chunk("r1", "r2"))
+        writer.marks.add_pending("wastes", "run-2", "key-a", _chunk("r1", "r1"))
+        pending = writer.marks.pending("wastes")
 
     assert pending[["run_id", "source_key"]].to_dict("records") == [
         {"run_id": "run-2", "source_key": "r1"}
@@ -123,9 +123,9 @@ def test_adding_the_same_pending_chunk_again_replaces_it(warehouse: Warehouse) -
 
 def test_pending_marks_survive_a_closed_writer(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        writer.add_pending("wastes", "run-1", "key-a", _chunk("r1"))
+        writer.marks.add_pending("wastes", "run-1", "key-a", _chunk("r1"))
     with warehouse.writer() as writer:
-        pending = writer.pending("wastes")
+        pending = writer.marks.pending("wastes")
 
     assert pending["idempotency_key"].tolist() == ["key-a"]
 
@@ -140,7 +140,7 @@ def test_mapping_can_be_limited_to_the_keys_of_a_batch(warehouse: Warehouse) -> 
         }
     )
     with warehouse.writer() as writer:
-        writer.upsert_mapping("wastes", frame)
-        found = writer.mapping("wastes", ["c", "a", "zz", "a"])
+        writer.mappings.upsert_mapping("wastes", frame)
+        found = writer.mappings.mapping("wastes", ["c", "a", "zz", "a"])
     assert found["source_key"].tolist() == ["a", "c"]
     assert found["remote_id"].tolist() == ["r1", "r3"]

@@ -20,17 +20,17 @@ EXAMPLES = re.findall(r"```sql\n(.*?)```", README.read_text(encoding="utf-8"), f
 @pytest.fixture
 def loaded(warehouse: Warehouse) -> Warehouse:
     with warehouse.writer() as writer:
-        writer.declare_inventory_rule("wastes", resource_spec("wastes").inventory)
-        run_id = writer.start_run("wastes", "wastes.xlsx", {})
-        writer.land_source_rows(run_id, "wastes", source_frame(["r1", "r2"]))
-        writer.upsert_mapping("wastes", mapping_frame({"r1": "id-1", "r2": "id-2"}))
-        writer.land_remote_records("wastes", remote_frame({"id-1": "r1"}))
+        writer.inventory.declare_inventory_rule("wastes", resource_spec("wastes").inventory)
+        run_id = writer.runs.start_run("wastes", "wastes.xlsx", {})
+        writer.runs.land_source_rows(run_id, "wastes", source_frame(["r1", "r2"]))
+        writer.mappings.upsert_mapping("wastes", mapping_frame({"r1": "id-1", "r2": "id-2"}))
+        writer.records.land_remote_records("wastes", remote_frame({"id-1": "r1"}))
         failed = remote_frame({"id-2": "r2"}).assign(
             status="error", co2e_kg=None, payload='{"error_code": "NO_FACTOR"}'
         )
-        writer.land_remote_records("wastes", failed)
-        writer.land_rejects(run_id, "wastes", rejects_frame([9]))
-        writer.finish_run(run_id, outcome="partial", counts={"rows_read": 3, "rows_loaded": 2})
+        writer.records.land_remote_records("wastes", failed)
+        writer.runs.land_rejects(run_id, "wastes", rejects_frame([9]))
+        writer.runs.finish_run(run_id, outcome="partial", counts={"rows_read": 3, "rows_loaded": 2})
     return warehouse
 
 

@@ -21,8 +21,10 @@ COUNTS = {
 
 def test_start_run_records_a_running_run_with_its_parameters(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        run_id = writer.start_run("wastes", "inbox/a.xlsx", {"sheet": "Wastes", "strict": False})
-        run = writer.run_summary(run_id)
+        run_id = writer.runs.start_run(
+            "wastes", "inbox/a.xlsx", {"sheet": "Wastes", "strict": False}
+        )
+        run = writer.runs.run_summary(run_id)
 
     assert uuid.UUID(run_id).version == 4
     assert (run["resource"], run["source"], run["outcome"]) == ("wastes", "inbox/a.xlsx", "running")
@@ -32,11 +34,11 @@ def test_start_run_records_a_running_run_with_its_parameters(warehouse: Warehous
 
 def test_finish_run_stores_outcome_counts_co2e_and_error(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        run_id = writer.start_run("wastes", "a.xlsx", {})
-        writer.finish_run(
+        run_id = writer.runs.start_run("wastes", "a.xlsx", {})
+        writer.runs.finish_run(
             run_id, outcome="partial", counts=COUNTS, co2e_kg=123.5, error="ServerError: 503"
         )
-        run = writer.run_summary(run_id)
+        run = writer.runs.run_summary(run_id)
 
     assert {name: run[name] for name in COUNTS} == COUNTS
     assert (run["outcome"], run["co2e_kg"], run["error"]) == ("partial", 123.5, "ServerError: 503")
@@ -46,9 +48,11 @@ def test_finish_run_stores_outcome_counts_co2e_and_error(warehouse: Warehouse) -
 
 def test_counters_beyond_the_columns_are_kept_in_the_counts_json(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        run_id = writer.start_run("wastes", "a.xlsx", {})
-        writer.finish_run(run_id, outcome="succeeded", counts={"rows_read": 3, "rows_extra": 4})
-        run = writer.run_summary(run_id)
+        run_id = writer.runs.start_run("wastes", "a.xlsx", {})
+        writer.runs.finish_run(
+            run_id, outcome="succeeded", counts={"rows_read": 3, "rows_extra": 4}
+        )
+        run = writer.runs.run_summary(run_id)
 
     assert run["counts"] == {"rows_read": 3, "rows_extra": 4}
     assert (run["rows_read"], run["rows_sent"]) == (3, 0)
@@ -56,25 +60,25 @@ def test_counters_beyond_the_columns_are_kept_in_the_counts_json(warehouse: Ware
 
 def test_an_unknown_outcome_is_refused(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        run_id = writer.start_run("wastes", "a.xlsx", {})
+        run_id = writer.runs.start_run("wastes", "a.xlsx", {})
         with pytest.raises(ValueError, match="outcome 'done'"):
-            writer.finish_run(run_id, outcome="done", counts={})
+            writer.runs.finish_run(run_id, outcome="done", counts={})
 
 
 def test_an_unknown_run_id_raises_key_error(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
         with pytest.raises(KeyError):
-            writer.run_summary("no-such-run")
+            writer.runs.run_summary("no-such-run")
         with pytest.raises(KeyError):
-            writer.finish_run("no-such-run", outcome="failed", counts={})
+            writer.runs.finish_run("no-such-run", outcome="failed", counts={})
 
 
 def test_load_run_summary_lists_runs_newest_first(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
-        first = writer.start_run("wastes", "a.xlsx", {})
+        first = writer.runs.start_run("wastes", "a.xlsx", {})
     with warehouse.writer() as writer:
-        second = writer.start_run("wastes", "b.xlsx", {})
-        writer.finish_run(second, outcome="succeeded", counts=COUNTS)
+        second = writer.runs.start_run("wastes", "b.xlsx", {})
+        writer.runs.finish_run(second, outcome="succeeded", counts=COUNTS)
 
     runs = warehouse.query("SELECT run_id, outcome, duration_s FROM load_run_summary")
 

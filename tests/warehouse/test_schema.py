@@ -51,7 +51,7 @@ def test_opening_writers_again_applies_each_migration_once_and_keeps_the_data(
     warehouse: Warehouse,
 ) -> None:
     with warehouse.writer() as writer:
-        run_id = writer.start_run("wastes", "a.xlsx", {})
+        run_id = writer.runs.start_run("wastes", "a.xlsx", {})
     for _ in range(2):
         with warehouse.writer():
             pass

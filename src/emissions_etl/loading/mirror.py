@@ -18,7 +18,7 @@ from typing import Protocol
 import pandas as pd
 
 from emissions_etl.errors import MirrorRefusedError
-from emissions_etl.warehouse import WarehouseWriter
+from emissions_etl.loading.ports import LoadWarehouse
 
 #: Largest share of a source's records one mirror deletes without ``--allow-mass-delete``.
 MASS_DELETE_SHARE = 0.2
@@ -75,9 +75,7 @@ class MirrorOutcome:
     notes: list[str] = field(default_factory=list)
 
 
-def mirror_source(
-    writer: WarehouseWriter, deleter: Deleter, request: MirrorRequest
-) -> MirrorOutcome:
+def mirror_source(writer: LoadWarehouse, deleter: Deleter, request: MirrorRequest) -> MirrorOutcome:
     """Count the records of the source whose rows the file no longer has; with ``mirror``,
     delete them (on a dry run, say which), as guarded by ``check_mirror``."""
     plan = plan_mirror(writer, request.resource, request.source_name, request.run_id)
@@ -124,12 +122,10 @@ def _places(rows: pd.DataFrame, shown: int = 5) -> str:
     return ", ".join(places) + more
 
 
-def plan_mirror(
-    writer: WarehouseWriter, resource: str, source_name: str, run_id: str
-) -> MirrorPlan:
+def plan_mirror(writer: LoadWarehouse, resource: str, source_name: str, run_id: str) -> MirrorPlan:
     """The records of ``source_name`` whose rows run ``run_id`` did not land."""
-    gone = writer.gone_rows(resource, source_name, run_id)
-    held = writer.source_records(resource, source_name)
+    gone = writer.mappings.gone_rows(resource, source_name, run_id)
+    held = writer.mappings.source_records(resource, source_name)
     return MirrorPlan(source_name, gone, held)
 
 
@@ -178,32 +174,32 @@ def check_mirror(
 
 
 def apply_mirror(
-    writer: WarehouseWriter, deleter: Deleter, resource: str, plan: MirrorPlan, run_id: str
+    writer: LoadWarehouse, deleter: Deleter, resource: str, plan: MirrorPlan, run_id: str
 ) -> int:
     """Delete the gone records in the service, then forget them in the warehouse."""
     if plan.gone.empty:
         return 0
     marks = plan.gone[["source_key", "remote_id"]].assign(source_hash="")
     key = MIRROR_MARK + run_id
-    writer.add_pending(resource, run_id, key, marks)
+    writer.marks.add_pending(resource, run_id, key, marks)
     deleted = _delete(writer, deleter, resource, marks)
-    writer.clear_pending(resource, key)
+    writer.marks.clear_pending(resource, key)
     return deleted
 
 
-def finish_interrupted_mirrors(writer: WarehouseWriter, deleter: Deleter, resource: str) -> int:
+def finish_interrupted_mirrors(writer: LoadWarehouse, deleter: Deleter, resource: str) -> int:
     """Finish the deletions a mirror marked and did not see through (a crash)."""
-    pending = writer.pending(resource)
+    pending = writer.marks.pending(resource)
     marked = pending[pending["idempotency_key"].astype(str).str.startswith(MIRROR_MARK)]
     if marked.empty:
         return 0
     deleted = _delete(writer, deleter, resource, marked.drop_duplicates("remote_id"))
-    writer.clear_pending(resource, marked["idempotency_key"].unique().tolist())
+    writer.marks.clear_pending(resource, marked["idempotency_key"].unique().tolist())
     return deleted
 
 
-def _delete(writer: WarehouseWriter, deleter: Deleter, resource: str, marks: pd.DataFrame) -> int:
+def _delete(writer: LoadWarehouse, deleter: Deleter, resource: str, marks: pd.DataFrame) -> int:
     ids = marks["remote_id"].astype(str).tolist()
     deleted = deleter.delete(ids)
-    writer.forget(resource, marks["source_key"].astype(str).tolist(), ids)
+    writer.mappings.forget(resource, marks["source_key"].astype(str).tolist(), ids)
     return deleted

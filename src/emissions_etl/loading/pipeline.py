@@ -24,6 +24,7 @@ from emissions_etl.errors import EmptySourceError, StrictModeError
 from emissions_etl.loading.file_plan import SheetFate
 from emissions_etl.loading.inbox import source_of_folder
 from emissions_etl.loading.mirror import MirrorRequest, finish_interrupted_mirrors, mirror_source
+from emissions_etl.loading.ports import LoadWarehouse, WritableWarehouse
 from emissions_etl.loading.prefetch import prefetched
 from emissions_etl.loading.readback import read_records, remote_frame
 from emissions_etl.loading.reconcile import Reconciler
@@ -41,7 +42,6 @@ from emissions_etl.loading.writing._context import WriteApi
 from emissions_etl.profiles.inputs import ProfileInputs
 from emissions_etl.profiles.reading import read_batches
 from emissions_etl.resources import ResourceSpec
-from emissions_etl.warehouse import Warehouse, WarehouseWriter
 from emissions_etl.webhooks.completion import PollingCompletion
 
 #: Called as work advances: (stage, rows just processed); stages "read", "sent", "calculated".
@@ -245,7 +245,7 @@ def load_file(
     path: Path,
     *,
     api: LoadApi,
-    warehouse: Warehouse,
+    warehouse: WritableWarehouse,
     spec: ResourceSpec,
     options: LoadOptions | None = None,
     progress: ProgressCallback | None = None,
@@ -266,13 +266,11 @@ def load_file(
     clock = StageClock()
     name = source_name(path, options)
     with warehouse.writer() as writer:
-        writer.mark_interrupted_runs()
-        run_id = writer.start_run(
+        writer.runs.mark_interrupted_runs()
+        run_id = writer.runs.start_run(
             spec.name, str(path), _parameters(path, options, workbook), source_name=name
         )
-        summary = LoadSummary(
-            run_id=run_id, resource=spec.name, source=str(path), source_name=name
-        )
+        summary = LoadSummary(run_id=run_id, resource=spec.name, source=str(path), source_name=name)
         try:
             context = WriteContext(
                 api=api,
@@ -304,7 +302,9 @@ def load_file(
                         valid, references, context, summary, options, strategy, reconciler
                     )
                     all_rejects += [rejects, *result.rejects]
-                    writer.land_rejects(run_id, spec.name, pd.concat([rejects, *result.rejects]))
+                    writer.runs.land_rejects(
+                        run_id, spec.name, pd.concat([rejects, *result.rejects])
+                    )
                     summary.rows_read += read
                 _add(summary, strategy.finish())
             finally:
@@ -334,12 +334,12 @@ def load_file(
             _close_counts(summary, spec, writer)
             summary.seconds = dict(clock.seconds)
             summary.outcome = _outcome(summary, options)
-            writer.finish_run(
+            writer.runs.finish_run(
                 run_id, outcome=summary.outcome, counts=summary.counts(), co2e_kg=summary.co2e_kg
             )
         except Exception as error:
             summary.outcome = "failed"
-            writer.finish_run(
+            writer.runs.finish_run(
                 run_id,
                 outcome="failed",
                 counts=summary.counts(),
@@ -366,12 +366,14 @@ def _load_batch(
         records, unresolved = spec.to_records(valid, references)
         records.attrs["headers"] = valid.attrs.get("headers", {})
     with clock.stage("land"):
-        writer.land_source_rows(summary.run_id, spec.name, valid, source_name=summary.source_name)
-        known = writer.mapping(spec.name, records["source_key"].tolist())
+        writer.runs.land_source_rows(
+            summary.run_id, spec.name, valid, source_name=summary.source_name
+        )
+        known = writer.mappings.mapping(spec.name, records["source_key"].tolist())
         # Rows now of this source (a vehicle in another fleet list before): only those written.
         moved = known["source_name"].ne(summary.source_name) | known["source_name"].isna()
         keys = known.loc[moved, "source_key"].tolist()
-        writer.touch_mapping(spec.name, keys, summary.source_name)
+        writer.mappings.touch_mapping(spec.name, keys, summary.source_name)
         plan = plan_changes(records, known)
         plan.new.attrs = plan.changed.attrs = records.attrs
     with clock.stage("reconcile"):
@@ -399,28 +401,28 @@ def _add(summary: LoadSummary, result: WriteResult) -> None:
     summary.job_ids += [str(job["id"]) for job in result.jobs]
 
 
-def _close_counts(summary: LoadSummary, spec: ResourceSpec, writer: WarehouseWriter) -> None:
+def _close_counts(summary: LoadSummary, spec: ResourceSpec, writer: LoadWarehouse) -> None:
     """What the counts leave to deduce: rows sent but not landed, and the co2e the file's
     records hold in the service (activity records only)."""
     accounted = summary.rows_loaded + summary.rows_refused + summary.rows_busy
     summary.rows_not_landed = max(summary.rows_sent - accounted, 0)
     summary.is_aggregate = spec.readback.is_aggregate
     if not summary.is_aggregate:
-        summary.co2e_in_service_kg = writer.co2e_of_run_rows(spec.name, summary.run_id)
+        summary.co2e_in_service_kg = writer.runs.co2e_of_run_rows(spec.name, summary.run_id)
 
 
-def refresh_unsettled(api: LoadApi, writer: WarehouseWriter, spec: ResourceSpec) -> int:
+def refresh_unsettled(api: LoadApi, writer: LoadWarehouse, spec: ResourceSpec) -> int:
     """Read again the records earlier runs landed before the service had calculated them."""
-    stale = writer.unsettled_records(spec.name, sorted(spec.readback.unsettled))
+    stale = writer.records.unsettled_records(spec.name, sorted(spec.readback.unsettled))
     if stale.empty:
         return 0
     keys = dict(zip(stale["remote_id"], stale["source_key"], strict=True))
     fresh = remote_frame(read_records(api, spec.readback, stale), spec, keys)
-    writer.land_remote_records(spec.name, fresh)
+    writer.records.land_remote_records(spec.name, fresh)
     return len(fresh)
 
 
-def refresh_aggregates(api: LoadApi, warehouse: Warehouse) -> int:
+def refresh_aggregates(api: LoadApi, warehouse: WritableWarehouse) -> int:
     """Read again every record whose co2e sums other records' (a facility's wastes, a vehicle's
     consumptions): loaded before their children, they would keep the co2e of that moment."""
     from emissions_etl.resources import RESOURCES
@@ -430,36 +432,36 @@ def refresh_aggregates(api: LoadApi, warehouse: Warehouse) -> int:
         for spec in RESOURCES.values():
             if not spec.readback.is_aggregate:
                 continue
-            landed = writer.landed_records(spec.name)
+            landed = writer.records.landed_records(spec.name)
             if landed.empty:
                 continue
             keys = dict(zip(landed["remote_id"], landed["source_key"], strict=True))
             fresh = remote_frame(read_records(api, spec.readback, landed), spec, keys)
-            writer.land_remote_records(spec.name, fresh)
+            writer.records.land_remote_records(spec.name, fresh)
             refreshed += len(fresh)
     return refreshed
 
 
-def _references(api: LoadApi, writer: WarehouseWriter, spec: ResourceSpec) -> References:
+def _references(api: LoadApi, writer: LoadWarehouse, spec: ResourceSpec) -> References:
     references = fetch_references(api, spec.lookups)
     for table in references.values():
         if table.spec.directory:
             rows = [{**item, "facility_id": item["id"]} for item in table.items]
-            writer.land_facilities(
+            writer.records.land_facilities(
                 pd.DataFrame(rows, columns=["facility_id", "name", "country", "type", "status"])
             )
     return references
 
 
-def describe(writer: WarehouseWriter, spec: ResourceSpec) -> None:
+def describe(writer: LoadWarehouse, spec: ResourceSpec) -> None:
     """Record what the resource's co2e means and (re)create its analyst view."""
-    writer.describe_resource(
+    writer.catalog.describe_resource(
         spec.name, is_aggregate=spec.readback.is_aggregate, description=spec.description
     )
-    writer.create_resource_view(
+    writer.catalog.create_resource_view(
         spec.name, [(c.name, c.sql_type, c.path or f"$.{c.name}") for c in spec.view_columns]
     )
-    writer.declare_inventory_rule(spec.name, spec.inventory)
+    writer.inventory.declare_inventory_rule(spec.name, spec.inventory)
 
 
 def _check_strict(
@@ -467,7 +469,7 @@ def _check_strict(
     spec: ResourceSpec,
     options: LoadOptions,
     references: References,
-    writer: WarehouseWriter,
+    writer: LoadWarehouse,
     run_id: str,
 ) -> None:
     """A pass that validates and resolves without sending, so strict mode sends nothing when
@@ -477,7 +479,7 @@ def _check_strict(
         found += [rejects, spec.to_records(valid, references)[1]]
     all_rejects = pd.concat(found, ignore_index=True)
     if not all_rejects.empty:
-        writer.land_rejects(run_id, spec.name, all_rejects)
+        writer.runs.land_rejects(run_id, spec.name, all_rejects)
         raise StrictModeError(rejected_rows(all_rejects), rejects=all_rejects)
 
 

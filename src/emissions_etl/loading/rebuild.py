@@ -21,9 +21,9 @@ import pandas as pd
 
 from emissions_etl.domain.row_keys import source_of_key
 from emissions_etl.loading.pipeline import describe
+from emissions_etl.loading.ports import LoadWarehouse, WritableWarehouse
 from emissions_etl.loading.readback import fetch_concurrently, fill_path, remote_frame
 from emissions_etl.resources import RESOURCES, ResourceSpec
-from emissions_etl.warehouse import Warehouse, WarehouseWriter
 
 
 class ListApi(Protocol):
@@ -46,7 +46,7 @@ class RebuiltResource:
         return self.records - self.identified
 
 
-def rebuild_warehouse(api: ListApi, warehouse: Warehouse) -> list[RebuiltResource]:
+def rebuild_warehouse(api: ListApi, warehouse: WritableWarehouse) -> list[RebuiltResource]:
     """Land every record the service holds, resource by resource (parents first)."""
     rebuilt: list[RebuiltResource] = []
     listed: dict[str, list[dict[str, Any]]] = {}
@@ -80,15 +80,15 @@ def _every_record(
 
 
 def _land(
-    writer: WarehouseWriter, spec: ResourceSpec, items: list[dict[str, Any]]
+    writer: LoadWarehouse, spec: ResourceSpec, items: list[dict[str, Any]]
 ) -> RebuiltResource:
     """Replace the resource's records with ``items``; keep the mappings of records that still
     exist, map the records whose key can be read off them, forget the rest."""
     finding = spec.finding
     assert finding is not None
-    held = writer.mapping(spec.name)
+    held = writer.mappings.mapping(spec.name)
     exists = held["remote_id"].astype(str).isin({str(item["id"]) for item in items})
-    writer.forget(spec.name, held.loc[~exists, "source_key"].astype(str).tolist(), [])
+    writer.mappings.forget(spec.name, held.loc[~exists, "source_key"].astype(str).tolist(), [])
     mapped = set(held.loc[exists, "remote_id"].astype(str))
     keyed = [
         (key, str(item["id"]))
@@ -98,12 +98,10 @@ def _land(
     # No row's hash is known (""): the next load compares each row with its record and sends
     # only what differs.
     for key, remote_id in keyed:
-        mapping = pd.DataFrame(
-            {"source_key": [key], "remote_id": [remote_id], "source_hash": [""]}
-        )
-        writer.upsert_mapping(spec.name, mapping, source_name=source_of_key(key))
+        mapping = pd.DataFrame({"source_key": [key], "remote_id": [remote_id], "source_hash": [""]})
+        writer.mappings.upsert_mapping(spec.name, mapping, source_name=source_of_key(key))
     keys = {remote_id: key for key, remote_id in keyed}
-    writer.replace_remote_records(spec.name, remote_frame(items, spec, keys))
+    writer.records.replace_remote_records(spec.name, remote_frame(items, spec, keys))
     return RebuiltResource(spec.name, len(items), len(mapped) + len(keyed))
 
 
@@ -111,8 +109,8 @@ def _key_of(key_of: Any, item: Mapping[str, Any]) -> str | None:
     return key_of(item) if key_of is not None else None
 
 
-def _land_directory(writer: WarehouseWriter, items: list[dict[str, Any]]) -> None:
+def _land_directory(writer: LoadWarehouse, items: list[dict[str, Any]]) -> None:
     rows = [{**item, "facility_id": item["id"]} for item in items]
-    writer.land_facilities(
+    writer.records.land_facilities(
         pd.DataFrame(rows, columns=["facility_id", "name", "country", "type", "status"])
     )

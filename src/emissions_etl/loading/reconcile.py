@@ -88,7 +88,9 @@ class Reconciler:
         ctx, new = self.context, plan.new
         payloads = to_payload(new, ctx.spec)
         items = self._candidates(finding, payloads)
-        owners = ctx.writer.claimed_by_source(ctx.spec.name, [str(i.get("id")) for i in items])
+        owners = ctx.writer.mappings.claimed_by_source(
+            ctx.spec.name, [str(i.get("id")) for i in items]
+        )
         free = [item for item in items if str(item.get("id")) not in owners]
         pairs = pair_by_identity(finding, payloads, free)
         others = _like_other_sources(finding, payloads, pairs, items, owners)
@@ -120,7 +122,7 @@ class Reconciler:
         if not unverified or plan.changed.empty or finding is None:
             return plan
         ctx, changed, fields = self.context, plan.changed, self.context.spec.record_fields
-        held = ctx.writer.remote_payloads(ctx.spec.name, sorted(unverified))
+        held = ctx.writer.records.remote_payloads(ctx.spec.name, sorted(unverified))
         same = [
             position
             for position, remote_id in enumerate(changed["remote_id"].astype(str))
@@ -132,7 +134,7 @@ class Reconciler:
         equal = changed.iloc[same]
         if not self.dry_run:
             mapping = equal[["source_key", "remote_id", "source_hash"]].assign(ingest_job_id=None)
-            ctx.writer.upsert_mapping(ctx.spec.name, mapping, source_name=ctx.source_name)
+            ctx.writer.mappings.upsert_mapping(ctx.spec.name, mapping, source_name=ctx.source_name)
         rest = changed.drop(index=changed.index[same]).reset_index(drop=True)
         rest.attrs = changed.attrs
         return ChangePlan(new=plan.new, changed=rest, unchanged=plan.unchanged + len(same))
@@ -201,8 +203,8 @@ class Reconciler:
                 "ingest_job_id": None,
             }
         )
-        ctx.writer.upsert_mapping(ctx.spec.name, mapping, source_name=ctx.source_name)
-        ctx.writer.land_remote_records(ctx.spec.name, remote_frame(items, ctx.spec, keys))
+        ctx.writer.mappings.upsert_mapping(ctx.spec.name, mapping, source_name=ctx.source_name)
+        ctx.writer.records.land_remote_records(ctx.spec.name, remote_frame(items, ctx.spec, keys))
 
 
 def _like_other_sources(

@@ -21,10 +21,11 @@ from emissions_etl.warehouse._inventory import (
     ParentRecord,
     check_approach,
 )
+from emissions_etl.warehouse._remote_records import REMOTE_COLUMNS
 from emissions_etl.warehouse._runs import COUNT_COLUMNS, OUTCOMES
 from emissions_etl.warehouse._schema import SCHEMA_VERSION
 from emissions_etl.warehouse._warehouse import WRITER_WAIT_SECONDS, Warehouse
-from emissions_etl.warehouse._writer import REMOTE_COLUMNS, WarehouseWriter
+from emissions_etl.warehouse._writer import WarehouseWriter
 
 __all__ = [
     "APPROACHES",

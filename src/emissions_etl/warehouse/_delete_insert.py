@@ -19,6 +19,9 @@ import pyarrow as pa
 
 _names = itertools.count()
 
+#: Rows of the writer's organization (null: a warehouse of one organization, not named).
+OWN = "organization_id IS NOT DISTINCT FROM ?"
+
 
 def quote(identifier: str) -> str:
     """``identifier`` as a DuckDB quoted identifier."""
@@ -99,4 +102,26 @@ def delete_insert(
             f"INSERT INTO {table} BY NAME SELECT ? AS organization_id, ? AS resource, "
             f"{select} FROM {name}",
             [organization_id, resource, *params],
+        )
+
+
+def delete_keys(
+    con: duckdb.DuckDBPyConnection,
+    *,
+    organization_id: str | None,
+    table: str,
+    resource: str,
+    key: str,
+    values: Sequence[str],
+) -> None:
+    """Delete ``table``'s rows of ``organization_id``'s ``resource`` whose ``key`` is one of
+    ``values``."""
+    if len(values) == 0:
+        return
+    keys = pd.DataFrame({key: pd.Series(list(values), dtype="string")})
+    with staged(con, keys) as name:
+        con.execute(
+            f"DELETE FROM {table} WHERE {OWN} AND resource = ? "
+            f"AND {key} IN (SELECT {key} FROM {name})",
+            [organization_id, resource],
         )

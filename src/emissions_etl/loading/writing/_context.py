@@ -14,6 +14,7 @@ import pandas as pd
 
 from emissions_etl.domain.rejects import REJECT_COLUMNS, RejectCode, empty_rejects
 from emissions_etl.errors import ApiStatusError
+from emissions_etl.loading.ports import LoadWarehouse
 from emissions_etl.loading.stages import StageClock
 from emissions_etl.resources import ResourceSpec
 from emissions_etl.webhooks.completion import JobCompletion
@@ -48,7 +49,7 @@ class WriteContext:
     """One resource's writes in one load run."""
 
     api: WriteApi
-    writer: Any  # WarehouseWriter (the warehouse is not imported by writers)
+    writer: LoadWarehouse
     spec: ResourceSpec
     run_id: str
     clock: StageClock
@@ -125,8 +126,10 @@ def land_remote(context: WriteContext, chunk: pd.DataFrame, remote: pd.DataFrame
     mapping = remote[["source_key", "remote_id"]].assign(
         source_hash=remote["source_key"].map(hashes), ingest_job_id=None
     )
-    context.writer.upsert_mapping(context.spec.name, mapping, source_name=context.source_name)
-    context.writer.land_remote_records(context.spec.name, remote)
+    context.writer.mappings.upsert_mapping(
+        context.spec.name, mapping, source_name=context.source_name
+    )
+    context.writer.records.land_remote_records(context.spec.name, remote)
     return WriteResult(
         loaded=len(mapping),
         failed=int((remote["status"] == "error").sum()),

@@ -66,7 +66,7 @@ class BulkResultsWriter(LandsAsItWrites):
         payloads = to_payload(chunk, ctx.spec)
         key = f"{ctx.run_id}:{chunk['source_key'].iloc[0]}"
         marks = chunk[["source_key", "source_hash"]].assign(payload=payload_json(payloads))
-        ctx.writer.add_pending(ctx.spec.name, ctx.run_id, key, marks)
+        ctx.writer.marks.add_pending(ctx.spec.name, ctx.run_id, key, marks)
         return key, payloads
 
     def _send(self, marked: tuple[str, list[dict[str, Any]]]) -> tuple[str, dict[str, Any]]:
@@ -92,7 +92,7 @@ class BulkResultsWriter(LandsAsItWrites):
             items = [{**payloads[r["index"]], **r} for r in created]
             keys = {str(r["id"]): str(chunk["source_key"].iloc[r["index"]]) for r in created}
             result.add(land_remote(ctx, chunk, remote_frame(items, ctx.spec, keys)))
-        ctx.writer.clear_pending(ctx.spec.name, key)
+        ctx.writer.marks.clear_pending(ctx.spec.name, key)
         ctx.notify("sent", len(chunk))
         ctx.notify("calculated", result.loaded)
         return result
@@ -110,7 +110,7 @@ class BulkResultsWriter(LandsAsItWrites):
             for remote_id in ids:
                 with contextlib.suppress(NotFoundError):
                     ctx.api.send_json("POST", path, {field: [remote_id]})
-        ctx.writer.remove_remote_records(ctx.spec.name, ids)
+        ctx.writer.records.remove_remote_records(ctx.spec.name, ids)
         return len(ids)
 
     def recover(self) -> int:

@@ -109,8 +109,10 @@ class IngestJobWriter:
         if not plan.changed.empty:
             result.deleted = self._delete(plan.changed["remote_id"].astype(str).tolist())
             ctx = self.context
-            ctx.writer.delete_mapping(ctx.spec.name, plan.changed["source_key"].tolist())
-            ctx.writer.remove_remote_records(ctx.spec.name, plan.changed["remote_id"].tolist())
+            ctx.writer.mappings.delete_mapping(ctx.spec.name, plan.changed["source_key"].tolist())
+            ctx.writer.records.remove_remote_records(
+                ctx.spec.name, plan.changed["remote_id"].tolist()
+            )
         with self.context.clock.stage("upload"):
             chunks = [
                 self._encoded(chunk)
@@ -162,7 +164,7 @@ class IngestJobWriter:
         ctx = self.context
         rows = pd.concat([chunk.rows[["source_key", "source_hash"]] for chunk in chunks])
         keys = [chunk.key for chunk in chunks for _ in range(len(chunk.rows))]
-        ctx.writer.add_pending(ctx.spec.name, ctx.run_id, keys, rows)
+        ctx.writer.marks.add_pending(ctx.spec.name, ctx.run_id, keys, rows)
 
     def _send_chunk(self, chunk: EncodedChunk, result: WriteResult) -> EncodedChunk | None:
         """POST one chunk; on a whole-request 422, reject the named rows and send the rest
@@ -177,7 +179,7 @@ class IngestJobWriter:
                     headers={"Idempotency-Key": chunk.key},
                 )
             except ValidationFailedError as error:
-                ctx.writer.clear_pending(ctx.spec.name, chunk.key)
+                ctx.writer.marks.clear_pending(ctx.spec.name, chunk.key)
                 refused = self._refused(chunk.rows, error)
                 if refused.empty:
                     raise  # the service refused the request for a reason no row explains
@@ -239,9 +241,9 @@ class IngestJobWriter:
         )
         mapping = remote[["source_key", "remote_id"]].assign(ingest_job_id=job_of.to_numpy())
         mapping = mapping.merge(sent, on="source_key", how="inner")
-        ctx.writer.upsert_mapping(ctx.spec.name, mapping, source_name=ctx.source_name)
-        ctx.writer.land_remote_records(ctx.spec.name, remote)
-        ctx.writer.clear_pending(ctx.spec.name, [chunk.key for chunk, _, _ in finished])
+        ctx.writer.mappings.upsert_mapping(ctx.spec.name, mapping, source_name=ctx.source_name)
+        ctx.writer.records.land_remote_records(ctx.spec.name, remote)
+        ctx.writer.marks.clear_pending(ctx.spec.name, [chunk.key for chunk, _, _ in finished])
         result.jobs += [job for _, job, _ in finished]
         result.loaded += len(mapping)
         result.failed += int((remote["status"] == "error").sum())
@@ -276,7 +278,7 @@ class IngestJobWriter:
         record is kept and the others deleted. Returns how many records were adopted.
         """
         ctx = self.context
-        pending = ctx.writer.pending(ctx.spec.name)
+        pending = ctx.writer.marks.pending(ctx.spec.name)
         if pending.empty:
             return 0
         latest = pending.sort_values("created_at").drop_duplicates("source_key", keep="last")
@@ -302,7 +304,7 @@ class IngestJobWriter:
         job_ids = [json.loads(payload).get("ingest_job_id") for payload in keep["payload"]]
         mapping = keep.assign(ingest_job_id=job_ids)[["source_key", "remote_id", "ingest_job_id"]]
         mapping = mapping.merge(latest[["source_key", "source_hash"]], on="source_key", how="inner")
-        ctx.writer.upsert_mapping(ctx.spec.name, mapping, source_name=ctx.source_name)
-        ctx.writer.land_remote_records(ctx.spec.name, keep)
-        ctx.writer.clear_pending(ctx.spec.name, pending["idempotency_key"].unique().tolist())
+        ctx.writer.mappings.upsert_mapping(ctx.spec.name, mapping, source_name=ctx.source_name)
+        ctx.writer.records.land_remote_records(ctx.spec.name, keep)
+        ctx.writer.marks.clear_pending(ctx.spec.name, pending["idempotency_key"].unique().tolist())
         return len(mapping)

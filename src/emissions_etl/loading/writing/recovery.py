@@ -28,7 +28,7 @@ def recover_by_listing(context: WriteContext) -> int:
     """Adopt the records of pending creates found in the service; clears every pending mark.
     Returns how many were adopted."""
     spec, writer = context.spec, context.writer
-    pending = writer.pending(spec.name)
+    pending = writer.marks.pending(spec.name)
     if pending.empty:
         return 0
     creates = pending[pending["remote_id"].isna() & pending["payload"].notna()]
@@ -44,7 +44,9 @@ def recover_by_listing(context: WriteContext) -> int:
         items = fetch_concurrently(
             lambda query: list(context.api.iter_items(query["path"], query["params"])), lists
         )
-        claimed = set(writer.claimed_by_source(spec.name, [str(i.get("id")) for i in items]))
+        claimed = set(
+            writer.mappings.claimed_by_source(spec.name, [str(i.get("id")) for i in items])
+        )
         matches: dict[str, tuple[str, str]] = {}  # remote_id -> (source_key, source_hash)
         for payload, key, source_hash in zip(
             payloads, creates["source_key"], creates["source_hash"], strict=True
@@ -68,10 +70,10 @@ def recover_by_listing(context: WriteContext) -> int:
                 [(key, remote_id, h, None) for remote_id, (key, h) in matches.items()],
                 columns=["source_key", "remote_id", "source_hash", "ingest_job_id"],
             )
-            writer.upsert_mapping(spec.name, mapping, source_name=context.source_name)
-            writer.land_remote_records(spec.name, remote)
+            writer.mappings.upsert_mapping(spec.name, mapping, source_name=context.source_name)
+            writer.records.land_remote_records(spec.name, remote)
             adopted = len(mapping)
-    writer.clear_pending(spec.name, pending["idempotency_key"].unique().tolist())
+    writer.marks.clear_pending(spec.name, pending["idempotency_key"].unique().tolist())
     return adopted
 
 

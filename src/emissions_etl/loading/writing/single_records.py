@@ -85,7 +85,7 @@ class SingleRecordWriter:
         marks = chunk[["source_key", "source_hash", "remote_id"]].assign(
             payload=payload_json(payloads)
         )
-        ctx.writer.add_pending(ctx.spec.name, ctx.run_id, key, marks)
+        ctx.writer.marks.add_pending(ctx.spec.name, ctx.run_id, key, marks)
         remote_ids = chunk["remote_id"].tolist()
         with (
             ctx.clock.stage("upload"),
@@ -108,7 +108,7 @@ class SingleRecordWriter:
             result.refused = len(refused)
         with ctx.clock.stage("land"):
             self._land(chunk, created, result)
-        ctx.writer.clear_pending(ctx.spec.name, key)
+        ctx.writer.marks.clear_pending(ctx.spec.name, key)
         failure = next((o.failure for o in outcomes if o.failure is not None), None)
         if failure is not None:
             raise failure
@@ -160,7 +160,7 @@ class SingleRecordWriter:
         with ctx.clock.stage("calculate"):
             fresh = settle(ctx.api, ctx.spec, pending, wait_seconds=ctx.settle_seconds)
         with ctx.clock.stage("land"):
-            ctx.writer.land_remote_records(ctx.spec.name, fresh)
+            ctx.writer.records.land_remote_records(ctx.spec.name, fresh)
         result.failed = int((fresh["status"] == "error").sum())
         result.co2e_kg = float(fresh["co2e_kg"].fillna(0).sum())
         ctx.notify("calculated", len(fresh))
@@ -183,7 +183,7 @@ class SingleRecordWriter:
         if path is None:
             return 0
         parents = {name for _, name, _, _ in string.Formatter().parse(path) if name} - {"id"}
-        held = ctx.writer.remote_payloads(ctx.spec.name, ids) if parents else {}
+        held = ctx.writer.records.remote_payloads(ctx.spec.name, ids) if parents else {}
 
         def delete(remote_id: str, row: dict[str, Any]) -> None:
             fields = {**row, **held.get(remote_id, {}), "id": remote_id}
@@ -192,7 +192,7 @@ class SingleRecordWriter:
 
         with ThreadPoolExecutor(self.strategy.in_flight, thread_name_prefix="delete") as pool:
             list(pool.map(delete, ids, rows))
-        ctx.writer.remove_remote_records(ctx.spec.name, ids)
+        ctx.writer.records.remove_remote_records(ctx.spec.name, ids)
         return len(ids)
 
     def recover(self) -> int:

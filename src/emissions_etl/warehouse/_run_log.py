@@ -1,0 +1,162 @@
+"""A load run as the warehouse keeps it: its run row, the rows its file said (``source_rows``),
+the cells it rejected (``rejects``), and the co2e the records of its rows hold.
+
+The run row's statements are ``_runs``'; frames land through Arrow (``_delete_insert``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import duckdb
+import pandas as pd
+
+from emissions_etl.domain.rejects import REJECT_COLUMNS
+from emissions_etl.warehouse import _runs
+from emissions_etl.warehouse._conflicts import retrying
+from emissions_etl.warehouse._delete_insert import (
+    OWN,
+    delete_insert,
+    quote,
+    require_columns,
+    staged,
+)
+
+#: Origin columns of a canonical frame (sources: file, sheet, 1-based row); not imported from
+#: ``sources``, whose package brings every reader with it.
+ORIGIN_COLUMNS = ("_file", "_sheet", "_row")
+
+
+class WarehouseRunLog:
+    """The runs of one organization (``organization_id``) over one open connection."""
+
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        organization_id: str | None,
+        *,
+        exclusive: bool = True,
+    ) -> None:
+        self._con = con
+        self._organization_id = organization_id
+        #: The only writer (a file): every run still running when it opens was interrupted.
+        self._exclusive = exclusive
+
+    @retrying
+    def mark_interrupted_runs(self) -> int:
+        """Runs left ``running`` by a process that died become ``interrupted``."""
+        return _runs.mark_interrupted(self._con, exclusive=self._exclusive)
+
+    @retrying
+    def start_run(
+        self,
+        resource: str,
+        source: str,
+        parameters: Mapping[str, Any],
+        *,
+        source_name: str | None = None,
+    ) -> str:
+        """Record a new run of file ``source`` (of data set ``source_name``) as ``running``;
+        returns its run id (uuid4)."""
+        return _runs.start_run(
+            self._con,
+            resource,
+            source,
+            parameters,
+            source_name=source_name,
+            organization_id=self._organization_id,
+        )
+
+    @retrying
+    def finish_run(
+        self,
+        run_id: str,
+        *,
+        outcome: str,
+        counts: Mapping[str, int],
+        co2e_kg: float | None = None,
+        error: str | None = None,
+    ) -> None:
+        """Close a run: outcome (``succeeded|partial|failed|dry_run``), counts, co2e, error."""
+        _runs.finish_run(
+            self._con, run_id, outcome=outcome, counts=counts, co2e_kg=co2e_kg, error=error
+        )
+
+    def run_summary(self, run_id: str) -> dict[str, Any]:
+        """The run row as a dict (KeyError for an unknown run)."""
+        return _runs.run_summary(self._con, run_id)
+
+    @retrying
+    def land_source_rows(
+        self, run_id: str, resource: str, frame: pd.DataFrame, *, source_name: str | None = None
+    ) -> None:
+        """Upsert rows by (resource, source_key), latest wins; other columns become ``payload``.
+        The run that lands a row is what a mirror reads as "still in the file"."""
+        require_columns(frame, ("source_key", "source_hash"), "land_source_rows")
+        frame = frame.rename(columns=str).reindex(
+            columns=[*frame.columns, *(c for c in ORIGIN_COLUMNS if c not in frame.columns)]
+        )
+        canonical = [c for c in frame.columns if c not in {"source_key", "source_hash"}]
+        canonical = [c for c in canonical if c not in ORIGIN_COLUMNS]
+        fields = ", ".join(f"{quote(c)} := {quote(c)}" for c in canonical)
+        payload = f"to_json(struct_pack({fields}))" if canonical else "'{}'::JSON"
+        select = (
+            "CAST(source_key AS VARCHAR) AS source_key, "
+            "CAST(source_hash AS VARCHAR) AS source_hash, ? AS run_id, "
+            "CAST(_file AS VARCHAR) AS source_file, CAST(_sheet AS VARCHAR) AS source_sheet, "
+            f"TRY_CAST(_row AS BIGINT) AS source_row, {payload} AS payload, now() AS landed_at, "
+            "CAST(? AS VARCHAR) AS source_name"
+        )
+        delete_insert(
+            self._con,
+            organization_id=self._organization_id,
+            table="source_rows",
+            resource=resource,
+            frame=frame,
+            key="source_key",
+            select=select,
+            params=[run_id, source_name],
+        )
+
+    @retrying
+    def land_rejects(self, run_id: str, resource: str, rejects: pd.DataFrame) -> None:
+        """Append the run's rejected cells (file, sheet, row, column, value, code, message)."""
+        if rejects.empty:
+            return
+        require_columns(rejects, ("row", "code"), "land_rejects")
+        frame = rejects.reindex(columns=list(REJECT_COLUMNS))
+        with staged(self._con, frame) as name:
+            self._con.execute(
+                "INSERT INTO rejects BY NAME SELECT ? AS organization_id, ? AS run_id, "
+                "? AS resource, "
+                'CAST("file" AS VARCHAR) AS "file", CAST(sheet AS VARCHAR) AS sheet, '
+                'TRY_CAST("row" AS BIGINT) AS "row", CAST("column" AS VARCHAR) AS "column", '
+                'CAST("value" AS VARCHAR) AS "value", CAST(code AS VARCHAR) AS code, '
+                f"CAST(message AS VARCHAR) AS message, now() AS rejected_at FROM {name}",
+                [self._organization_id, run_id, resource],
+            )
+
+    def co2e_of_run_rows(self, resource: str, run_id: str) -> float:
+        """co2e the records of the rows run ``run_id`` landed hold now: each record counted
+        once, whether it names its row's key itself or through the mapping (a record not
+        calculated yet counts 0). Semi-joins on the run's keys, not the ``emissions`` view: the
+        view ranks every mapping and reads every row's payload, which a 200,000-row load does
+        not fit in the writer's 64 MB."""
+        [(co2e,)] = self._con.execute(
+            f"""
+            WITH run_keys AS (
+                SELECT source_key FROM source_rows
+                WHERE {OWN} AND resource = ? AND run_id = ?
+            ), run_ids AS (
+                SELECT remote_id FROM remote_ids
+                WHERE {OWN} AND resource = ? AND source_key IN (SELECT source_key FROM run_keys)
+            )
+            SELECT coalesce(sum(co2e_kg), 0) FROM remote_records
+            WHERE {OWN} AND resource = ?
+              AND (source_key IN (SELECT source_key FROM run_keys)
+                   OR remote_id IN (SELECT remote_id FROM run_ids))
+            """,
+            [self._organization_id, resource, run_id, *[self._organization_id, resource] * 2],
+        ).fetchall()
+        return float(co2e)
