@@ -191,3 +191,24 @@ def test_the_inventory_of_a_ducklake_is_the_same(tmp_path: Path) -> None:
         rows = {row[0]: row[1:] for row in csv.reader(handle)}
     assert rows["Total GHG emissions (location-based)"][2] == "6.9"
     assert rows["co2e of every activity record in the warehouse"][2:4] == ["7.0", "11"]
+
+
+def test_the_organization_is_named_by_its_name_in_the_organizations_file(
+    two_organizations: Warehouse, tmp_path: Path
+) -> None:
+    organizations = tmp_path / "orgs.toml"
+    organizations.write_text(
+        '[[organization]]\nname = "acme-b"\norganization_id = "org-b"\n'
+        'api_key_env = "ACME_B_KEY"\n'  # not set: reading an inventory needs no key
+    )
+    out = tmp_path / "inventory.csv"
+
+    named = inventory("--warehouse", str(two_organizations.path), "--out", str(out),
+                      "--organization", "acme-b",
+                      EMISSIONS_ORGANIZATIONS=str(organizations))  # fmt: skip
+    by_id = inventory("--warehouse", str(two_organizations.path), "--out", str(out),
+                      "--organization", "org-b", "--organizations", str(organizations))  # fmt: skip
+
+    assert (named.returncode, by_id.returncode) == (0, 0), named.stderr
+    assert "total 0.3 t co2e" in named.stdout
+    assert "total 0.3 t co2e" in by_id.stdout
