@@ -220,9 +220,9 @@ def _evidence(
 def base_year_of(ctx: typer.Context, base_year: str | None, year: str | None) -> int | None:
     """The base year given; None without a reporting year when it comes from
     EMISSIONS_BASE_YEAR (set for the reports of a year, it does not stop one of every year)."""
-    from click.core import ParameterSource
-
-    if year is None and ctx.get_parameter_source("base_year") == ParameterSource.ENVIRONMENT:
+    source = ctx.get_parameter_source("base_year")
+    # By name: typer's context and click's module may each have their own enum of sources.
+    if year is None and getattr(source, "name", "") == "ENVIRONMENT":
         return None
     return reading_year(base_year, "--base-year")
 

@@ -62,20 +62,25 @@ def file_inventory(
 
 
 def filed_inventory(warehouse: Warehouse, filed_id: str) -> FiledInventory:
-    """The filed inventory ``filed_id``; ConfigurationError when there is none of that id."""
+    """The filed inventory ``filed_id``; InputError when none was filed here, ConfigurationError
+    when none has that id."""
+    none = InputError(
+        str(warehouse.target),
+        f"no inventory has been filed here, so none is {filed_id!r} (file-inventory files one)",
+    )
     with warehouse.reading():
         if not int(warehouse.query(FILED_TABLE)["n"].iloc[0]):
-            raise InputError(
-                str(warehouse.target), "no inventory has been filed here (file-inventory files one)"
-            )
+            raise none
         rows = warehouse.query("SELECT * FROM filed_inventories WHERE filed_id = ?", [filed_id])
         if rows.empty:
             held = warehouse.query(
                 "SELECT filed_id FROM filed_inventories ORDER BY filed_at DESC LIMIT 5"
             )["filed_id"].tolist()
+            if not held:
+                raise none
             raise ConfigurationError(
                 f"no filed inventory {filed_id!r} in {warehouse.target} (the latest filed: "
-                f"{', '.join(held) or 'none'})"
+                f"{', '.join(held)})"
             )
     row = rows.iloc[0]
     return FiledInventory(
