@@ -88,6 +88,7 @@ def file_mirror_load_rebuild(env: dict[str, str], workdir: Path) -> None:
         cli(env, "inventory", "--filed", filed_id, "--out", str(workdir / f"filed.{suffix}"))
     restated = cli(env, "inventory", "--year", "2026", "--against", filed_id,
                    "--out", str(workdir / "restated.csv"))  # fmt: skip
+    cli(env, "inventory", "--year", "2026", "--evidence", str(workdir / "evidence.csv"))
 
     assert (workdir / "filed.csv").read_bytes() == (workdir / "at-filing.csv").read_bytes()
     filed = workbook_cells(workdir / "filed.xlsx")
@@ -106,6 +107,11 @@ def file_mirror_load_rebuild(env: dict[str, str], workdir: Path) -> None:
     assert float(total["difference since filed (t)"]) == pytest.approx(
         float(total["co2e (t)"]) - filed_total, abs=0.11
     )
+    # Each record's row, and the SHA-256 of the file as the load that landed the row read it.
+    evidence = rows_of(workdir / "evidence.csv")
+    digests = {(Path(row["file"]).name, row["file_sha256"]) for row in evidence}
+    assert digests == {("wastes.xlsx", _sha256(register)), ("late.xlsx", _sha256(extra))}
+    assert len({row["service_id"] for row in evidence}) == 10 + 3
 
 
 def test_a_filed_inventory_outlives_a_mirror_a_load_and_a_rebuild_on_a_duckdb_file(
