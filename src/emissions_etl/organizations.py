@@ -74,14 +74,7 @@ class Organization:
 def read_organizations(path: Path, environ: Mapping[str, str] | None = None) -> list[Organization]:
     """The organizations of the TOML file ``path``; ConfigurationError names what is wrong."""
     environ = os.environ if environ is None else environ
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigurationError(f"EMISSIONS_ORGANIZATIONS: no file {path}") from None
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise ConfigurationError(
-            f"EMISSIONS_ORGANIZATIONS: {path} is unreadable: {error}"
-        ) from None
+    data = _toml(path)
     defaults = data.get("defaults", {})
     entries = data.get("organization", [])
     if not isinstance(entries, list) or not entries:
@@ -92,6 +85,18 @@ def read_organizations(path: Path, environ: Mapping[str, str] | None = None) -> 
     if repeated:
         raise ConfigurationError(f"{path}: organization name(s) given twice: {', '.join(repeated)}")
     return found
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    """The organizations file read; ConfigurationError when it is missing or not TOML."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigurationError(f"EMISSIONS_ORGANIZATIONS: no file {path}") from None
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise ConfigurationError(
+            f"EMISSIONS_ORGANIZATIONS: {path} is unreadable: {error}"
+        ) from None
 
 
 def _organization(
@@ -165,15 +170,7 @@ def organization_id_of(given: str, organizations_file: Path | None) -> str:
 def names_and_ids(path: Path) -> list[tuple[str, str]]:
     """(name, organization id) of each organization of the TOML file ``path``, without their
     keys (what reading the inventory of one needs)."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigurationError(f"EMISSIONS_ORGANIZATIONS: no file {path}") from None
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise ConfigurationError(
-            f"EMISSIONS_ORGANIZATIONS: {path} is unreadable: {error}"
-        ) from None
-    entries = data.get("organization", [])
+    entries = _toml(path).get("organization", [])
     return [
         (str(entry.get("name")), str(entry["organization_id"]))
         for entry in entries if isinstance(entry, Mapping) and entry.get("organization_id")

@@ -66,10 +66,11 @@ def file_inventory_command(
         )
         frozen = None
         if filed.snapshot_id is None:
-            frozen = int(source.query(
+            counted = source.query(
                 "SELECT count(*) AS n FROM filed_inventory_records WHERE filed_id = ?",
                 [filed.filed_id],
-            )["n"].iloc[0])  # fmt: skip
+            )
+            frozen = int(counted["n"].iloc[0])
     except (InputError, ConfigurationError, ValidationError, ValueError) as error:
         fail_now(one_line(error), EXIT_UNUSABLE)
     except EmissionsEtlError as error:

@@ -66,7 +66,7 @@ def inventory_command(
             help="Write the inventory filed as ID (file-inventory) again, as it was filed: its "
             "year, base year, approach and organization, from what reproduces it.",
         ),
-    ] = None,  # fmt: skip
+    ] = None,
     against: Annotated[
         str | None,
         typer.Option(
@@ -76,7 +76,7 @@ def inventory_command(
             "records added, removed or recalculated since (a sheet of the xlsx; beside a csv, "
             "NAME.changes.csv).",
         ),
-    ] = None,  # fmt: skip
+    ] = None,
     evidence: Annotated[
         Path | None,
         typer.Option(
@@ -85,7 +85,7 @@ def inventory_command(
             help="Also write, for each line, every record behind it with its row (file, sheet, "
             "row), the SHA-256 of the file it was loaded from and when it landed.",
         ),
-    ] = None,  # fmt: skip
+    ] = None,
     sample: Annotated[
         int | None,
         typer.Option("--sample", metavar="N", help="With --evidence: N records of each line."),
@@ -97,7 +97,7 @@ def inventory_command(
             help="With --sample: the seed the records are drawn with (the same seed "
             "draws the same records; default: a new one, printed).",
         ),
-    ] = None,  # fmt: skip
+    ] = None,
     warehouse: WarehouseOption = None,
     warehouse_data: WarehouseDataOption = None,
     consolidation: ConsolidationOption = None,

@@ -50,7 +50,7 @@ def report_command(
             help="Add the restatement of the inventory filed as ID (file-inventory): each line "
             "as filed and now, and the records changed since.",
         ),
-    ] = None,  # fmt: skip
+    ] = None,
 ) -> None:
     """Write one self-contained HTML page: the GHG inventory, co2e by month, facility and source,
     runs, rejects."""

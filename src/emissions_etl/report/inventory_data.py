@@ -39,7 +39,7 @@ def inventory_data(warehouse: Warehouse, request: InventoryRequest) -> dict[str,
     except ConfigurationError as error:
         note = (
             f"No inventory on this page: {error}. Write each one with "
-            "<code>emissions-etl inventory --organization ID</code>."
+            "<code>emissions-etl inventory --organization NAME</code> (or its id)."
         )
         return {"inventory": None, "inventory_note": note}
     restatement = None if filed is None else restate_against(warehouse, filed.filed_id, inventory)
