@@ -50,7 +50,8 @@ def file_inventory(
         filed = _filed(inventory, by=by, note=note, snapshot_id=snapshot)
         warehouse.record_filed_inventory(_row(filed), None)
         return filed, inventory
-    with warehouse.writer():  # what is read is what is frozen: no load comes in between
+    # What is read is what is frozen: no load comes in between.
+    with warehouse.writer(reads_views=True):
         inventory = read_inventory(warehouse, approach=approach, year=year,
                                    organization=organization, base_year=base_year)  # fmt: skip
         filed = _filed(inventory, by=by, note=note, snapshot_id=None)

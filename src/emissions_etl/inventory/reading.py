@@ -4,7 +4,7 @@ reporting year, with the years it is compared with side by side.
 
 Read-only, through ``Warehouse.query``, in one pass over the records: DuckDB sums them into rows
 (one per line, resource, month and facility: a few thousand at most), which are grouped again
-here for each table. The sums are exact (DECIMAL, to the milligram) so the same records give
+here for each table. The sums are exact (DECIMAL, to 1e-12 kg) so the same records give
 the same figures to the last digit, whatever order DuckDB reads them in: a filed inventory
 read again from its frozen records or its lake snapshot is identical.
 """
@@ -36,7 +36,7 @@ GROUPED = """
     SELECT organization_id, scope, category, category_name, unclassified_reason, resource,
            CAST(date_trunc('month', activity_date) AS DATE) AS activity_month,
            facility_id, facility_name,
-           CAST(sum(CAST(co2e_kg AS DECIMAL(38, 6))) AS DOUBLE) AS co2e_kg,
+           CAST(sum(CAST(co2e_kg AS DECIMAL(38, 12))) AS DOUBLE) AS co2e_kg,
            count(*) AS records,
            count(co2e_kg) AS records_calculated,
            count(*) FILTER (WHERE co2e_kg IS NULL AND coalesce(status, '') <> 'error')

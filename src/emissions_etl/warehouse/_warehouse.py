@@ -21,6 +21,7 @@ from emissions_etl.errors import WarehouseError
 from emissions_etl.warehouse._conflicts import retried_on_conflict
 from emissions_etl.warehouse._connection import (
     LAKE_ALIAS,
+    READER_MEMORY_LIMIT,
     connect_target,
     fetch_frame,
     first_line,
@@ -90,13 +91,16 @@ class Warehouse:
         return not self.shared
 
     @contextmanager
-    def writer(self, *, wait_seconds: float | None = None) -> Iterator[WarehouseWriter]:
+    def writer(
+        self, *, wait_seconds: float | None = None, reads_views: bool = False
+    ) -> Iterator[WarehouseWriter]:
         """The writer for one load run; creates or upgrades the schema first.
 
         A file's writer is exclusive: it waits up to ``wait_seconds`` (default: the
         warehouse's) for another load holding ``<path>.lock``, telling ``say`` now and then,
         then raises WarehouseError naming its pid. A DuckDB error inside the block leaves as
-        WarehouseError.
+        WarehouseError. ``reads_views``: the block reads whole views through it (an inventory
+        filed: read and frozen in one turn), so it gets a reader's memory, not a load's.
         """
         lock = None
         if not self.shared:
@@ -106,6 +110,8 @@ class Warehouse:
         try:
             con = connect_target(self.target)
             try:
+                if reads_views:
+                    con.execute(f"SET memory_limit = '{READER_MEMORY_LIMIT}'")
                 retried_on_conflict(
                     lambda: ensure_schema(
                         con, lake=self.is_lake, organization_id=self.organization_id
