@@ -134,7 +134,7 @@ def write_evidence(found: Evidence, out: Path, *, facts: list[tuple[str, str]]) 
         ("row", "as the spreadsheet shows it (1 is the first row)"),
         ("file_sha256", "the SHA-256 of the file as it was loaded: compare it with the "
                         "document's (sha256sum FILE)"),
-        ("no file_sha256", f"{found.without_digest:,} record(s) {NO_DIGEST_NOTE}"
+        ("no file_sha256", f"{found.without_digest:,} row(s) {NO_DIGEST_NOTE}"
                            if found.without_digest else ""),
     ]  # fmt: skip
 
