@@ -10,7 +10,13 @@ from typing import Any
 import pytest
 
 from emissions_etl.errors import ConfigurationError
-from emissions_etl.organizations import from_public, read_organizations
+from emissions_etl.organizations import (
+    find_organization,
+    from_public,
+    matching,
+    organization_id_of,
+    read_organizations,
+)
 from emissions_etl.settings import Settings
 from emissions_etl.warehouse import Warehouse
 from tests.cli_process import run_etl
@@ -107,6 +113,11 @@ def test_load_takes_one_organization_of_the_file_with_its_own_key(
         env=env,
         timeout=300,
     )  # fmt: skip
+    by_id = run_etl(
+        ["load", str(path), "--organizations", str(toml),
+         "--organization", tenants["acme-es"].organization_id],
+        env=env, timeout=300,
+    )  # fmt: skip
     unknown = run_etl(
         ["load", str(path), "--organization", "acme-fr"],
         env={**env, "EMISSIONS_ORGANIZATIONS": str(toml)},
@@ -116,13 +127,37 @@ def test_load_takes_one_organization_of_the_file_with_its_own_key(
     assert done.returncode == 0, done.stderr
     with tenants["acme-pt"].client() as client:
         assert sum(1 for _ in client.iter_wastes()) == 4
+    assert by_id.returncode == 0, by_id.stderr  # the same, named by its id
     with tenants["acme-es"].client() as client:
-        assert sum(1 for _ in client.iter_wastes()) == 0
+        assert sum(1 for _ in client.iter_wastes()) == 4
     landed = Warehouse(tmp_path / "group.duckdb").query(
-        "SELECT DISTINCT organization_id FROM emissions"
+        "SELECT DISTINCT organization_id FROM emissions ORDER BY 1"
     )
-    assert landed["organization_id"].tolist() == [tenants["acme-pt"].organization_id]
+    assert landed["organization_id"].tolist() == sorted(
+        tenant.organization_id for tenant in tenants.values()
+    )
     assert unknown.returncode == 2
     assert "no organization named 'acme-fr' (organizations known: acme-es, acme-pt)" in (
         " ".join(unknown.stderr.split())
     )
+
+
+def test_an_organization_is_named_by_its_name_else_by_its_id(tmp_path: Path) -> None:
+    path = tmp_path / "orgs.toml"
+    path.write_text(FILE)
+    organizations = read_organizations(path, {"ACME_ES_KEY": "key-es"})
+
+    assert find_organization(organizations, "acme-pt").organization_id == "org-pt"
+    assert find_organization(organizations, "org-pt").name == "acme-pt"
+    assert matching([("a", "b"), ("b", "c")], "b") == ("b", "c")  # a name wins over an id
+    assert matching([("a", "b")], "z") is None
+
+
+def test_reading_an_inventory_needs_the_ids_of_the_file_not_its_keys(tmp_path: Path) -> None:
+    path = tmp_path / "orgs.toml"
+    path.write_text(FILE)  # acme-es's key variable is not set here
+
+    assert organization_id_of("acme-es", path) == "org-es"
+    assert organization_id_of("org-pt", path) == "org-pt"
+    assert organization_id_of("org-elsewhere", path) == "org-elsewhere"  # an id no file lists
+    assert organization_id_of("acme-es", None) == "acme-es"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -77,14 +77,7 @@ class Organization:
 def read_organizations(path: Path, environ: Mapping[str, str] | None = None) -> list[Organization]:
     """The organizations of the TOML file ``path``; ConfigurationError names what is wrong."""
     environ = os.environ if environ is None else environ
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigurationError(f"EMISSIONS_ORGANIZATIONS: no file {path}") from None
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise ConfigurationError(
-            f"EMISSIONS_ORGANIZATIONS: {path} is unreadable: {error}"
-        ) from None
+    data = _toml(path)
     defaults = data.get("defaults", {})
     entries = data.get("organization", [])
     if not isinstance(entries, list) or not entries:
@@ -95,6 +88,18 @@ def read_organizations(path: Path, environ: Mapping[str, str] | None = None) -> 
     if repeated:
         raise ConfigurationError(f"{path}: organization name(s) given twice: {', '.join(repeated)}")
     return found
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    """The organizations file read; ConfigurationError when it is missing or not TOML."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigurationError(f"EMISSIONS_ORGANIZATIONS: no file {path}") from None
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise ConfigurationError(
+            f"EMISSIONS_ORGANIZATIONS: {path} is unreadable: {error}"
+        ) from None
 
 
 def _organization(
@@ -129,21 +134,56 @@ def _organization(
     )
 
 
-def find_organization(organizations: list[Organization], name: str) -> Organization:
-    """The organization ``name``, or a ConfigurationError listing the ones there are."""
-    for organization in organizations:
-        if organization.name == name:
-            return organization
+def find_organization(organizations: list[Organization], given: str) -> Organization:
+    """The organization ``given`` names (its name, else its id: ``matching``), or a
+    ConfigurationError listing the ones there are."""
+    found = matching([(o.name, o.organization_id) for o in organizations], given)
+    if found is not None:
+        return next(o for o in organizations if o.name == found[0])
     known = ", ".join(o.name for o in organizations) or "none"
     raise ConfigurationError(
-        f"no organization named {name!r} (organizations known: {known}); list it in the "
+        f"no organization named {given!r} (organizations known: {known}); list it in the "
         "organizations file (EMISSIONS_ORGANIZATIONS, or in Prefect the variable "
         "emissions_organizations: prefect-setup --organizations FILE)"
     )
 
 
+def matching(known: Sequence[tuple[str, str]], given: str) -> tuple[str, str] | None:
+    """The (name, organization id) of ``known`` that ``given`` names: by name first, else by
+    id (every ``--organization`` takes either); None when it names none of them."""
+    given = given.strip()
+    for name, organization_id in known:
+        if name == given:
+            return name, organization_id
+    for name, organization_id in known:
+        if organization_id == given:
+            return name, organization_id
+    return None
+
+
+def organization_id_of(given: str, organizations_file: Path | None) -> str:
+    """The id of the organization ``given`` names among those of ``organizations_file`` (its
+    name or its id; keys are not needed: only names and ids are read), else ``given`` itself,
+    taken as an id (a warehouse may hold organizations no file lists)."""
+    if organizations_file is None:
+        return given.strip()
+    found = matching(names_and_ids(organizations_file), given)
+    return found[1] if found is not None else given.strip()
+
+
+def names_and_ids(path: Path) -> list[tuple[str, str]]:
+    """(name, organization id) of each organization of the TOML file ``path``, without their
+    keys (what reading the inventory of one needs)."""
+    entries = _toml(path).get("organization", [])
+    return [
+        (str(entry.get("name")), str(entry["organization_id"]))
+        for entry in entries if isinstance(entry, Mapping) and entry.get("organization_id")
+    ]  # fmt: skip
+
+
 def settings_of(name: str, base: Settings) -> Settings:
-    """``base`` with the values of the organization ``name`` of its organizations file."""
+    """``base`` with the values of the organization ``name`` (or id) of its organizations
+    file."""
     if base.organizations is None:
         raise ConfigurationError(
             f"organization {name}: no organizations file to find it in (--organizations FILE "

@@ -3,6 +3,7 @@ summary markdown, the rejects table and its note."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pandas as pd
@@ -15,9 +16,11 @@ from emissions_etl.orchestration.run_report import (
     MAX_VALUE_CHARS,
     rejects_note,
     rejects_rows,
+    report_markdown,
     summary_markdown,
     verdict,
 )
+from emissions_etl.report import ReportSummary
 
 
 def loaded(name: str, **values: object) -> FileOutcome:
@@ -100,3 +103,20 @@ def test_the_rejects_table_shows_empty_cells_empty_and_cuts_long_values() -> Non
     assert rejects_note(len(rows), cells, in_rows, "w.duckdb") == (
         "All 2 rejected cell(s), in 1 rejected row (what to change: the summary)."
     )
+
+
+def test_the_report_artifact_says_the_inventorys_one_total_and_names_the_rest() -> None:
+    report = ReportSummary(
+        path=Path("report.html"), bytes=1, records=1_462, co2e_kg=984_299.5,
+        first_date=None, last_date=None, runs=16, open_rejects=0, charts=5,
+        generated_at=dt.datetime(2026, 7, 1, tzinfo=dt.UTC), total_co2e_kg=736_372.8,
+        approach="operational_control",
+    )  # fmt: skip
+
+    markdown = report_markdown(report, host="w1", by_resource=pd.DataFrame(), warehouse="w")
+
+    assert "**Total GHG emissions: 736.4 t co2e** (location-based, operational control, every " \
+        "year: the GHG inventory's total)" in markdown  # fmt: skip
+    assert "all activity co2e 984,299.5 kg (in the inventory or not)" in markdown
+    assert "Total co2e" not in markdown
+    assert markdown.lower().count("total") == 2  # the total, and whose total it is

@@ -136,3 +136,30 @@ def two_organizations(tmp_path: Path) -> Warehouse:
         _land(writer, "wastes", [("wastes", "w-jan", dt.date(2026, 3, 31), None, 260.0,
                                   "active", {})])  # fmt: skip
     return Warehouse(tmp_path / "shared.duckdb")
+
+
+#: 2025 beside the warehouse above: a van's diesel of 100 (Scope 1), a purchase of 1,000
+#: (category 1) and a train trip of 25 (category 6, a line 2026 does not have), with the waste of
+#: 400 it holds already: Scope 1 100, Scope 3 1,425, total 1,525. Nothing in 2024.
+EARLIER: list[tuple[str, str, dt.date | None, str | None, float | None, str, dict[str, Any]]] = [
+    ("vehicle_consumptions", "c-2025", dt.date(2025, 6, 15), None, 100.0, "active",
+     {"vehicle_id": "van-owned", "data": {"unit": "liters"}}),
+    ("purchases", "p-2025", dt.date(2025, 5, 10), None, 1_000.0, "active",
+     {"expense_type": "opex"}),
+    ("business_travels", "t-2025", dt.date(2025, 9, 1), None, 25.0, "active",
+     {"transport_type": "train"}),
+]  # fmt: skip
+
+
+def build_two_years_warehouse(path: Path | str, *, organization_id: str | None = None) -> Warehouse:
+    """The warehouse above with ``EARLIER``'s records of 2025 too."""
+    warehouse = build_inventory_warehouse(path, organization_id=organization_id)
+    with warehouse.writer() as writer:
+        for record in EARLIER:
+            _land(writer, record[0], [record])
+    return warehouse
+
+
+@pytest.fixture
+def two_years(tmp_path: Path) -> Warehouse:
+    return build_two_years_warehouse(tmp_path / "warehouse.duckdb")

@@ -32,3 +32,14 @@ def test_the_demo_names_the_approach_it_used(inventory_warehouse: Warehouse) -> 
 
     assert "Category 8: Upstream leased assets 0.2 1" in rows
     assert "GHG inventory by scope (financial control; view ghg_inventory)" in rows
+
+
+def test_the_demo_says_the_inventorys_one_total_and_names_the_rest(
+    inventory_warehouse: Warehouse,
+) -> None:
+    text = " ".join(" ".join(printed(inventory_warehouse, "operational_control")).split())
+
+    assert (
+        "total GHG emissions (operational control, location-based): 7.3 t co2e; all activity "
+        "co2e 7.4 t (the lines after the total are not in it)"
+    ) in text

@@ -26,9 +26,9 @@ def test_the_csv_is_the_esrs_table_in_tonnes_with_one_decimal(
 
     with out.open(newline="", encoding="utf-8") as handle:
         rows = list(csv.reader(handle))
-    assert rows[0] == ["line", "scope", "category", "co2e (t)", "records", "calculated",
-                       "pending", "errors"]  # fmt: skip
-    by_line = {row[0]: row[1:] for row in rows[1:]}
+    assert rows[0][:8] == ["line", "scope", "category", "co2e (t)", "records", "calculated",
+                           "pending", "errors"]  # fmt: skip
+    by_line = {row[0]: row[1:8] for row in rows[1:]}
     assert by_line["Gross Scope 1 GHG emissions"] == ["1", "", "0.3", "2", "2", "0", "0"]
     assert by_line["Gross market-based Scope 2 GHG emissions"] == ["2", "", "", "", "", "", ""]
     assert by_line["Category 5: Waste generated in operations"] == [

@@ -39,10 +39,11 @@ def test_the_xlsx_has_a_sheet_per_view_and_the_line_says_the_scopes(
                      "--out", str(out))  # fmt: skip
 
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == (
+    assert done.stdout.splitlines() == [
         f"{out}: Scope 1 0.3 t, Scope 2 0.1 t, Scope 3 6.5 t, total 6.9 t co2e "
-        "(operational_control, 2026); 1 record(s), 0.1 t, not in the total (reasons in the file)"
-    )
+        "(operational_control, 2026); 1 record(s), 0.1 t, not in the total (reasons in the file)",
+        "the total beside it: 2025 0.4 t",
+    ]
     workbook = openpyxl.load_workbook(out)
     assert workbook.sheetnames == ["By scope and category", "By month", "By facility", "About"]
     table = {
@@ -181,3 +182,24 @@ def test_the_inventory_of_a_ducklake_is_the_same(tmp_path: Path) -> None:
         rows = {row[0]: row[1:] for row in csv.reader(handle)}
     assert rows["Total GHG emissions (location-based)"][2] == "6.9"
     assert rows["co2e of every activity record in the warehouse"][2:4] == ["7.0", "11"]
+
+
+def test_the_organization_is_named_by_its_name_in_the_organizations_file(
+    two_organizations: Warehouse, tmp_path: Path
+) -> None:
+    organizations = tmp_path / "orgs.toml"
+    organizations.write_text(
+        '[[organization]]\nname = "acme-b"\norganization_id = "org-b"\n'
+        'api_key_env = "ACME_B_KEY"\n'  # not set: reading an inventory needs no key
+    )
+    out = tmp_path / "inventory.csv"
+
+    named = inventory("--warehouse", str(two_organizations.path), "--out", str(out),
+                      "--organization", "acme-b",
+                      EMISSIONS_ORGANIZATIONS=str(organizations))  # fmt: skip
+    by_id = inventory("--warehouse", str(two_organizations.path), "--out", str(out),
+                      "--organization", "org-b", "--organizations", str(organizations))  # fmt: skip
+
+    assert (named.returncode, by_id.returncode) == (0, 0), named.stderr
+    assert "total 0.3 t co2e" in named.stdout
+    assert "total 0.3 t co2e" in by_id.stdout

@@ -115,4 +115,4 @@ def test_a_warehouse_of_several_organizations_says_the_inventory_is_per_organiza
 
     text = element_text((tmp_path / "report.html").read_text("utf-8"), "ghg-inventory")
     assert "holds 2 organizations (org-a, org-b)" in text
-    assert "emissions-etl inventory --organization ID" in text
+    assert "emissions-etl inventory --organization NAME" in text

@@ -31,7 +31,10 @@ def test_report_writes_the_page_and_exits_0(sample_warehouse: Warehouse, tmp_pat
 
     assert done.returncode == 0, done.stderr
     assert "Plotly.newPlot" in out.read_text(encoding="utf-8")
-    assert "27 records, 52,600.8 kg co2e, 10 runs" in done.stdout
+    assert (
+        "total GHG emissions 52.6 t co2e (operational_control, every year), all activity co2e "
+        "52.6 t; 27 records, 10 runs"
+    ) in done.stdout
 
 
 def test_the_warehouse_defaults_to_the_emissions_warehouse_setting(

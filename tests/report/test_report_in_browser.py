@@ -87,7 +87,7 @@ def test_the_report_renders_offline_in_chromium(
             assert page.title().startswith("Emissions report")
             assert page.locator("h1").inner_text() == "Emissions report"
             total = page.locator("#total-co2e").inner_text()
-            assert f"{summary.co2e_kg:,.1f} kg" in total
+            assert f"{summary.total_co2e_kg:,.1f} kg" in total  # the inventory's total
             # Data text shows literally, in tables and in chart labels, and runs nothing.
             files = page.locator("table.runs td:nth-child(3)").all_inner_texts()
             assert Path(AWKWARD_FILE).name in files
@@ -102,3 +102,64 @@ def test_the_report_renders_offline_in_chromium(
     assert network == []
     assert problems == []
     assert (tmp_path / "report.png").stat().st_size > 50_000
+
+
+def test_the_headline_total_is_the_inventorys_and_the_legend_leaves_the_bars_alone(
+    tmp_path: Path,
+) -> None:
+    """At a laptop's 1366 px: the first card's total is the inventory's (not every activity
+    record's: an own-fleet leg is outside it), and the facility chart's legend of seven
+    resources sits above its six bars, which keep their thickness (the chart grows with the
+    legend instead of squeezing the bars under it)."""
+    import datetime as dt
+
+    from playwright.sync_api import sync_playwright
+
+    from emissions_etl.inventory import read_inventory
+    from emissions_etl.report.charts import BAR_ROW_HEIGHT
+    from tests.inventory.conftest import _land, build_two_years_warehouse
+
+    warehouse = build_two_years_warehouse(tmp_path / "warehouse.duckdb")
+    with warehouse.writer() as writer:  # six facilities' bars, a seventh resource
+        _land(
+            writer,
+            "wastes",
+            [
+                ("wastes", f"w-{site}", dt.date(2026, 5, 31), f"fac-{site}", 50.0 * n, "active", {})
+                for n, site in enumerate(("vlc", "svq", "bio"), start=1)
+            ],
+        )
+        _land(writer, "commuting_periods", [("commuting_periods", "cp-1", dt.date(2026, 6, 30),
+                                             None, 40.0, "active", {})])  # fmt: skip
+    inventory = read_inventory(warehouse)
+    assert inventory.total_kg != inventory.activity_kg  # what the card must not show
+    summary = write_report(warehouse, tmp_path / "report.html")
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+            page.goto(summary.path.resolve().as_uri())
+            page.wait_for_selector("#chart-by-facility .bars path", timeout=RENDER_TIMEOUT_MS)
+
+            shown = float(page.locator("#total-co2e [data-kg]").get_attribute("data-kg") or "")
+            in_table = page.locator("table.inventory tr.line-total_location td").nth(1).inner_text()
+            headline = page.locator("#headline").inner_text()
+            legend = page.locator("#chart-by-facility .legend").bounding_box()
+            paths = page.locator("#chart-by-facility .bars path")
+            bars = [box for n in range(paths.count())
+                    if (box := paths.nth(n).bounding_box()) and box["height"] > 0]  # fmt: skip
+            page.locator("#by-facility").screenshot(path=str(tmp_path / "by-facility.png"))
+        finally:
+            browser.close()
+
+    assert shown == inventory.total_kg
+    assert in_table == f"{inventory.total_kg / 1000:,.1f}"  # the inventory's own total line
+    total, activity = headline.split("ALL ACTIVITY CO2E")
+    assert f"{inventory.total_kg:,.1f} kg" in total
+    assert f"{inventory.activity_kg:,.1f} kg" in activity.split("RECORDS")[0]  # its own name
+    assert legend is not None
+    assert len({box["y"] for box in bars}) == 6
+    assert legend["y"] + legend["height"] <= min(box["y"] for box in bars)
+    # A bar is as thick as its row's share of the plot (less the gap between bars) says.
+    assert min(box["height"] for box in bars) >= 0.9 * BAR_ROW_HEIGHT * 0.75

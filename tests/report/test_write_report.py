@@ -69,9 +69,10 @@ def test_the_headline_matches_a_sql_sum_over_the_warehouse(
     summary = write_report(sample_warehouse.path, tmp_path / "report.html")
 
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
-    total = element_text(page, "total-co2e")
-    assert f"{expected['kg']:,.1f} kg" in total  # 52,600.8 kg
-    assert f"{expected['kg'] / 1000:,.2f} t" in total  # 52.60 t
+    activity = element_text(page, "activity-co2e")
+    assert f"{expected['kg']:,.1f} kg" in activity  # 52,600.8 kg
+    assert f"{expected['kg'] / 1000:,.2f} t" in activity  # 52.60 t
+    assert "All activity co2e" in activity
     assert element_text(page, "records").startswith(f"Records {expected['records']:,}")
     first, last = (pd.Timestamp(expected[k]).strftime("%Y-%m-%d") for k in ("first", "last"))
     assert f"{first} \u2192 {last}" in element_text(page, "date-range")
@@ -81,8 +82,24 @@ def test_the_headline_matches_a_sql_sum_over_the_warehouse(
         pd.Timestamp(expected["first"]).date(),
         pd.Timestamp(expected["last"]).date(),
     )
-    assert "Total co2e" in total
     assert element_text(page, "generated-at").endswith("UTC")
+
+
+def test_the_headline_total_is_the_inventorys_under_the_approach_in_force(
+    sample_warehouse: Warehouse, tmp_path: Path
+) -> None:
+    in_scopes = sample_warehouse.query(
+        "SELECT sum(co2e_kg) AS kg FROM ghg_inventory_under('equity_share') "
+        "WHERE scope IS NOT NULL"
+    ).iloc[0]["kg"]
+
+    summary = write_report(sample_warehouse, tmp_path / "report.html", consolidation="equity_share")
+
+    total = element_text((tmp_path / "report.html").read_text(encoding="utf-8"), "total-co2e")
+    assert total.startswith("Total GHG emissions")
+    assert f"{in_scopes:,.1f} kg" in total
+    assert "equity share" in total
+    assert summary.total_co2e_kg == pytest.approx(in_scopes)
 
 
 def test_the_monthly_chart_adds_up_to_the_warehouse_by_resource(

@@ -32,6 +32,16 @@ def test_start_run_records_a_running_run_with_its_parameters(warehouse: Warehous
     assert run["finished_at"] is None
 
 
+def test_a_run_keeps_the_sha256_of_the_file_it_read(warehouse: Warehouse) -> None:
+    digest = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+    with warehouse.writer() as writer:
+        read = writer.runs.start_run("wastes", "a.xlsx", {}, file_sha256=digest)
+        unknown = writer.runs.start_run("wastes", "b.xlsx", {})
+        kept = [writer.runs.run_summary(run_id)["file_sha256"] for run_id in (read, unknown)]
+
+    assert kept == [digest, None]
+
+
 def test_finish_run_stores_outcome_counts_co2e_and_error(warehouse: Warehouse) -> None:
     with warehouse.writer() as writer:
         run_id = writer.runs.start_run("wastes", "a.xlsx", {})
@@ -85,3 +95,13 @@ def test_load_run_summary_lists_runs_newest_first(warehouse: Warehouse) -> None:
     assert runs["run_id"].tolist() == [second, first]
     assert runs["outcome"].tolist() == ["succeeded", "running"]
     assert runs["duration_s"].iloc[0] >= 0
+
+
+def test_a_writer_that_reads_views_gets_a_readers_memory(warehouse: Warehouse) -> None:
+    limit = "SELECT current_setting('memory_limit') AS m"
+    with warehouse.writer():
+        loads = warehouse.query(limit)["m"].iloc[0]
+    with warehouse.writer(reads_views=True):
+        reads = warehouse.query(limit)["m"].iloc[0]
+
+    assert (loads, reads) == ("61.0 MiB", "244.1 MiB")  # 64 MB and 256 MB

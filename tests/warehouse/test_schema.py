@@ -19,6 +19,8 @@ TABLES = {
     "resource_catalog",
     "view_version",
     "inventory_rules",
+    "filed_inventories",
+    "filed_inventory_records",
 }
 VIEWS = {
     "emissions",

@@ -206,12 +206,16 @@ def print_warehouse_summary(
         pivot = rows.pivot_table(
             index="resource", columns=by, values="co2e_kg", aggfunc="sum", fill_value=0.0
         )
-        table = Table("resource", *map(str, pivot.columns), "total", title=f"co2e {title} ({note})")
+        every = "every month" if by == "month" else "every facility"
+        table = Table("resource", *map(str, pivot.columns), every, title=f"co2e {title} ({note})")
         for resource, values in pivot.iterrows():
             table.add_row(str(resource), *(f"{v:,.1f}" for v in values), f"{values.sum():,.1f}")
         console.print(table)
-    total = float(rows["co2e_kg"].sum()) if not rows.empty else 0.0
-    console.print(f"total co2e in the service now: [bold]{total:,.1f} kg[/]")
+    activity = float(rows["co2e_kg"].sum()) if not rows.empty else 0.0
+    console.print(
+        f"all activity co2e in the service now: {activity:,.1f} kg (in the GHG inventory or "
+        "not: its total is below)"
+    )
     print_inventory_totals(warehouse, console, consolidation=consolidation)
 
 
@@ -234,6 +238,11 @@ def print_inventory_totals(
             f"{indent}{line['line']}", f"{line['co2e_t']:,.1f}", f"{int(line['records']):,}"
         )
     console.print(table)
+    console.print(
+        f"total GHG emissions ({consolidation.replace('_', ' ')}, location-based): "
+        f"[bold]{inventory.total_kg / 1000:,.1f} t co2e[/]; all activity co2e "
+        f"{inventory.activity_kg / 1000:,.1f} t (the lines after the total are not in it)"
+    )
 
 
 CO2E_BY_RESOURCE_MONTH_FACILITY = """

@@ -1,50 +1,102 @@
 """``emissions-etl inventory``: the GHG inventory as a file the sustainability team pastes into
-its report (registered by ``cli/main.py``).
+its report, its years side by side; a filed inventory written again as it was filed; the
+restatement against one; the records behind each line for an auditor (registered by
+``cli/main.py``).
 
 Imports nothing heavy at module level (the CLI imports this module on every start). Exit codes as
-the other commands': 0 written (also for a warehouse nothing is loaded in); 2 the output name,
-the year, the approach, the organization (none named when the warehouse holds several, or one it
-holds no record of) or the warehouse file cannot be used; 3 the warehouse cannot be read (a load
-holds it, or it is not a DuckDB file).
+the other commands': 0 written (also for a warehouse nothing is loaded in); 2 an output name, the
+year, the approach, the organization (none named when the warehouse holds several, or one it
+holds no record of), a filed inventory it does not hold, or the warehouse file cannot be used;
+3 the warehouse cannot be read (a load holds it, or it is not a DuckDB file), or a filed
+inventory can no longer be reproduced.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from emissions_etl.cli.consolidation_option import ConsolidationOption
 from emissions_etl.cli.file_arguments import ANYWHERE
+from emissions_etl.cli.organization_options import InventoryOrganizationOption, OrganizationsOption
 from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
 from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
 
 if TYPE_CHECKING:
-    from emissions_etl.inventory import Inventory
+    from emissions_etl.inventory import Evidence, Inventory, Restatement
+    from emissions_etl.warehouse import Warehouse
 
+YearOption = Annotated[
+    str | None,
+    typer.Option(
+        "--year", metavar="YEAR",
+        help="Reporting year, by activity date; the table then shows the year before (and the "
+        "base year) beside it, and the change (default: every year, one column).",
+    ),
+]  # fmt: skip
+BaseYearOption = Annotated[
+    str | None,
+    typer.Option(
+        "--base-year", metavar="YEAR", envvar="EMISSIONS_BASE_YEAR", show_envvar=True,
+        help="The base year shown beside the reporting year (ESRS E1-6), with --year.",
+    ),
+]  # fmt: skip
 
 
 def inventory_command(
+    ctx: typer.Context,
     out: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--out",
             help="File to write: .xlsx (sheets by scope and category, by month, by facility) or "
             f".csv (the ESRS E1-6 table by scope and category); replaced whole ({ANYWHERE}).",
         ),
-    ],
-    year: Annotated[
+    ] = None,
+    year: YearOption = None,
+    base_year: BaseYearOption = None,
+    organization: InventoryOrganizationOption = None,
+    organizations: OrganizationsOption = None,
+    filed: Annotated[
         str | None,
         typer.Option(
-            "--year", metavar="YEAR", help="Reporting year, by activity date (default: every year)."
+            "--filed",
+            metavar="ID",
+            help="Write the inventory filed as ID (file-inventory) again, as it was filed: its "
+            "year, base year, approach and organization, from what reproduces it.",
         ),
     ] = None,
-    organization: Annotated[
+    against: Annotated[
         str | None,
         typer.Option(
-            "--organization",
-            help="The organization whose inventory this is (its id, as EMISSIONS_ORGANIZATION_ID "
-            "names it to loads); needed when the warehouse holds several.",
+            "--against",
+            metavar="ID",
+            help="Restate the inventory filed as ID: each line as filed and now, and the "
+            "records added, removed or recalculated since (a sheet of the xlsx; beside a csv, "
+            "NAME.changes.csv).",
+        ),
+    ] = None,
+    evidence: Annotated[
+        str | None,
+        typer.Option(
+            "--evidence",
+            metavar="OUT.xlsx|OUT.csv",
+            help="Also write, for each line, every record behind it with its row (file, sheet, "
+            "row), the SHA-256 of the file it was loaded from and when it landed.",
+        ),
+    ] = None,
+    sample: Annotated[
+        int | None,
+        typer.Option("--sample", metavar="N", help="With --evidence: N records of each line."),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            help="With --sample: the seed the records are drawn with (the same seed "
+            "draws the same records; default: a new one, printed).",
         ),
     ] = None,
     warehouse: WarehouseOption = None,
@@ -54,62 +106,145 @@ def inventory_command(
     """Write the GHG inventory: Scope 1, Scope 2, Scope 3 by category and the total (ESRS E1-6)."""
     from pydantic import ValidationError
 
+    from emissions_etl import storage
     from emissions_etl.cli.consolidation_option import consolidation_approach
+    from emissions_etl.cli.inventory_summary import beside, evidence_written, written
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
-    from emissions_etl.inventory import check_target, read_inventory, write_inventory_file
-    from emissions_etl.settings import Settings
-    from emissions_etl.storage import as_path, written
+    from emissions_etl.inventory import (
+        changes_path,
+        check_target,
+        write_changes_file,
+        write_inventory_file,
+    )
 
-    given = {"warehouse": warehouse, "warehouse_data": warehouse_data}
+    said: list[str] = []
     try:
-        target = as_path(out)
-        check_target(target)
-        reporting_year = _year(year)
-        approach = consolidation_approach(consolidation)
-        settings = Settings(**{name: value for name, value in given.items() if value is not None})
-        source = settings.open_warehouse()
-        if not source.target.exists:
-            raise InputError(str(source.target), "no warehouse here")
-        inventory = read_inventory(
-            source, approach=approach, year=reporting_year, organization=organization
-        )
-        with written(target) as local:
-            write_inventory_file(inventory, local, warehouse=str(source.target))
+        if out is None and evidence is None:
+            raise ValueError("give --out FILE (the inventory), --evidence FILE, or both")
+        out_at = storage.as_path(out) if out is not None else None
+        evidence_at = storage.as_path(evidence) if evidence is not None else None
+        for target, option in ((out_at, "--out"), (evidence_at, "--evidence")):
+            if target is not None:
+                check_target(target, option)
+        if filed is not None and against is not None:
+            raise ValueError("--filed writes a filed inventory, --against restates one: not both")
+        approach = consolidation_approach(consolidation)  # before the settings: names it
+        source = warehouse_at(warehouse, warehouse_data)
+        inventory, restatement = _inventories(
+            source, year=reading_year(year), base_year=base_year_of(ctx, base_year, year),
+            organization=organization, organizations=organizations, filed=filed,
+            against=against, approach=approach,
+        )  # fmt: skip
+        if out_at is not None:
+            with storage.written(out_at) as local:
+                write_inventory_file(inventory, local, warehouse=str(source.target),
+                                     restatement=restatement)  # fmt: skip
+            said += [written(out_at, inventory, str(source.target)), beside(inventory)]
+        if restatement is not None:
+            said.append(restatement.summary())
+            if out_at is not None and out_at.suffix.lower() == ".csv":
+                with storage.written(changes_path(out_at)) as local:
+                    write_changes_file(restatement, local)
+                said.append(f"{changes_path(out_at)}: the records changed since it was filed")
+        if evidence_at is not None:
+            with storage.written(evidence_at) as local:
+                found = _evidence(source, inventory, local, sample, seed)
+            said += evidence_written(evidence_at, found)
     except (InputError, ConfigurationError, ValidationError, ValueError) as error:
         fail_now(one_line(error), EXIT_UNUSABLE)
     except OSError as error:
-        fail_now(f"cannot write {out}: {error.strerror or error}", EXIT_UNUSABLE)
+        fail_now(f"cannot write {error.filename or out}: {error.strerror or error}", EXIT_UNUSABLE)
     except EmissionsEtlError as error:
         fail_now(one_line(error), EXIT_FAILED)
-    typer.echo(_summary(out, inventory, str(source.target)))
+    for line in said:
+        if line:
+            typer.echo(line)
 
 
-def _year(text: str | None) -> int | None:
-    if text is None:
+def warehouse_at(warehouse: str | None, warehouse_data: str | None) -> Warehouse:
+    """The warehouse the options or the EMISSIONS_* settings name; InputError if none is there."""
+    from emissions_etl.errors import InputError
+    from emissions_etl.settings import Settings
+
+    given = {"warehouse": warehouse, "warehouse_data": warehouse_data}
+    settings = Settings(**{name: value for name, value in given.items() if value is not None})
+    source = settings.open_warehouse()
+    if not source.target.exists:
+        raise InputError(str(source.target), "no warehouse here")
+    return source
+
+
+def _inventories(
+    source: Warehouse,
+    *,
+    year: int | None,
+    base_year: int | None,
+    organization: str | None,
+    organizations: Path | None,
+    filed: str | None,
+    against: str | None,
+    approach: str,
+) -> tuple[Inventory, Restatement | None]:
+    """The inventory to write (now, or as filed) and the restatement asked for."""
+    from emissions_etl.cli.organization_options import organization_id
+    from emissions_etl.inventory import filed_inventory, read_filed, read_inventory, restate_against
+
+    if filed is not None:
+        inventory = read_filed(source, filed)
+        if year is not None and year != inventory.year:
+            raise ValueError(f"--filed {filed} is the inventory of {inventory.year}, not {year}")
+        return inventory, None
+    named = organization_id(organization, organizations)
+    if against is not None:
+        was = filed_inventory(source, against)
+        year = was.year if year is None else year
+        named = was.organization if named is None else named
+    inventory = read_inventory(
+        source, approach=approach, year=year, organization=named, base_year=base_year
+    )
+    restatement = restate_against(source, against, inventory) if against is not None else None
+    return inventory, restatement
+
+
+def _evidence(
+    source: Warehouse, inventory: Inventory, path: Path, sample: int | None, seed: int | None
+) -> Evidence:
+    """Write the records behind each line of ``inventory`` to ``path``; returns them."""
+    import secrets
+
+    from emissions_etl.cli.inventory_summary import scopes
+    from emissions_etl.inventory import evidence, records_behind, write_evidence
+
+    if seed is not None and sample is None:
+        raise ValueError("--seed draws a sample: give --sample N too")
+    drawn_with = seed if seed is not None else secrets.randbelow(1_000_000)
+    found = evidence(inventory, records_behind(source, inventory), sample=sample, seed=drawn_with)
+    when = str(inventory.year) if inventory.year is not None else "every year"
+    facts = [
+        ("warehouse", str(source.target)),
+        ("inventory", f"{scopes(inventory)} ({inventory.approach}, {when})"),
+        ("filed inventory", inventory.filed.described() if inventory.filed else ""),
+        ("organization", inventory.organization or ""),
+        ("landed_at", "when the row's version landed in the warehouse (UTC)"),
+    ]
+    write_evidence(found, path, facts=facts)
+    return found
+
+
+def base_year_of(ctx: typer.Context, base_year: str | None, year: str | None) -> int | None:
+    """The base year given; None without a reporting year when it comes from
+    EMISSIONS_BASE_YEAR (set for the reports of a year, it does not stop one of every year)."""
+    source = ctx.get_parameter_source("base_year")
+    # By name: typer's context and click's module may each have their own enum of sources.
+    if year is None and getattr(source, "name", "") == "ENVIRONMENT":
         return None
-    if not text.strip().isdigit() or not 1900 <= int(text) <= 2100:
-        raise ValueError(f"--year {text}: give a year such as 2026")
+    return reading_year(base_year, "--base-year")
+
+
+def reading_year(text: str | None, option: str = "--year") -> int | None:
+    """The year ``option`` gives (None when not given); ValueError for anything but a year."""
+    if text is None or not str(text).strip():
+        return None
+    if not str(text).strip().isdigit() or not 1900 <= int(text) <= 2100:
+        raise ValueError(f"{option} {text}: give a year such as 2026")
     return int(text)
-
-
-def _summary(out: str, inventory: Inventory, warehouse: str) -> str:
-    """One line: the scopes, the total and what is outside it, in tonnes."""
-    if inventory.is_empty:
-        return f"{out}: no activity record in {warehouse} for these filters: every line is 0"
-
-    def tonnes(kind: str) -> str:
-        return f"{float(inventory.line(kind)['co2e_t']):,.1f} t"
-
-    when = inventory.year if inventory.year is not None else "every year"
-    outside = inventory.lines[inventory.lines["kind"] == "not_classified"]
-    note = (
-        f"; {int(outside['records'].sum()):,} record(s), {outside['co2e_t'].sum():,.1f} t, "
-        "not in the total (reasons in the file)"
-        if not outside.empty
-        else ""
-    )
-    return (
-        f"{out}: Scope 1 {tonnes('scope_1')}, Scope 2 {tonnes('scope_2_location')}, "
-        f"Scope 3 {tonnes('scope_3')}, total {tonnes('total_location')} co2e "
-        f"({inventory.approach}, {when}){note}"
-    )

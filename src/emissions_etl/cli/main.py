@@ -415,6 +415,11 @@ from emissions_etl.cli.inventory_command import inventory_command  # noqa: E402
 
 app.command("inventory")(inventory_command)
 
+# An inventory filed with what reproduces it; pandas and DuckDB load only when it runs.
+from emissions_etl.cli.file_inventory_command import file_inventory_command  # noqa: E402
+
+app.command("file-inventory")(file_inventory_command)
+
 # Export profiles (SAP, Concur, fuel cards, TMS); the declarations are read when it runs.
 from emissions_etl.cli.profiles_command import profiles_command  # noqa: E402
 

@@ -2,23 +2,30 @@
 
 Imports nothing heavy at module level: the CLI imports this module on every start, and plotly
 is loaded only when a report is actually written. Exit codes as the CLI's: 0 written (also for
-an empty warehouse), 2 no warehouse file, a setting it cannot use or the page cannot be written,
-3 the warehouse cannot be read (a load holds it, or it is not a DuckDB file).
+an empty warehouse), 2 no warehouse file, a setting it cannot use, a filed inventory it does not
+hold or the page cannot be written, 3 the warehouse cannot be read (a load holds it, or it is
+not a DuckDB file).
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from emissions_etl.cli.consolidation_option import ConsolidationOption
 from emissions_etl.cli.file_arguments import ANYWHERE
+from emissions_etl.cli.inventory_command import BaseYearOption, YearOption
+from emissions_etl.cli.organization_options import OrganizationsOption
 from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
 from emissions_etl.cli.warehouse_options import WarehouseOption
 
+if TYPE_CHECKING:
+    from emissions_etl.report import ReportSummary
+
 
 def report_command(
+    ctx: typer.Context,
     out: Annotated[
         str, typer.Option("--out", help=f"HTML file to write, replaced whole ({ANYWHERE}).")
     ],
@@ -30,8 +37,20 @@ def report_command(
             "--organization",
             envvar="EMISSIONS_REPORT_ORGANIZATION",
             show_envvar=True,
-            help="Report this organization alone (its id); default: every organization the "
-            "warehouse holds.",
+            help="Report this organization alone (its name in the organizations file, or its "
+            "id); default: every organization the warehouse holds.",
+        ),
+    ] = None,
+    organizations: OrganizationsOption = None,
+    year: YearOption = None,
+    base_year: BaseYearOption = None,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against",
+            metavar="ID",
+            help="Add the restatement of the inventory filed as ID (file-inventory): each line "
+            "as filed and now, and the records changed since.",
         ),
     ] = None,
 ) -> None:
@@ -40,6 +59,8 @@ def report_command(
     from pydantic import ValidationError
 
     from emissions_etl.cli.consolidation_option import consolidation_approach
+    from emissions_etl.cli.inventory_command import base_year_of, reading_year
+    from emissions_etl.cli.organization_options import organization_id
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
     from emissions_etl.report import write_report
     from emissions_etl.settings import Settings
@@ -49,7 +70,12 @@ def report_command(
         approach = consolidation_approach(consolidation)
         path = warehouse if warehouse is not None else Settings().warehouse
         with written(as_path(out)) as local:
-            summary = write_report(path, local, consolidation=approach, organization=organization)
+            summary = write_report(
+                path, local, consolidation=approach,
+                organization=organization_id(organization, organizations),
+                year=reading_year(year), base_year=base_year_of(ctx, base_year, year),
+                against=against,
+            )  # fmt: skip
     except (InputError, ConfigurationError, ValidationError, ValueError) as error:
         fail_now(one_line(error), EXIT_UNUSABLE)
     except OSError as error:
@@ -60,7 +86,17 @@ def report_command(
         typer.echo(f"{out}: nothing is loaded in {path} yet (the page says so)")
     else:
         typer.echo(
-            f"{out}: {summary.records:,} records, {summary.co2e_kg:,.1f} kg co2e, "
-            f"{summary.runs:,} runs, {summary.open_rejects:,} open rejects "
-            f"({summary.bytes / 1_000_000:.1f} MB)"
+            f"{out}: {headline(summary)}; {summary.records:,} records, {summary.runs:,} runs, "
+            f"{summary.open_rejects:,} open rejects ({summary.bytes / 1_000_000:.1f} MB)"
         )
+
+
+def headline(summary: ReportSummary) -> str:
+    """The inventory's one total, then every activity record's co2e under its own name."""
+    period = summary.year if summary.year is not None else "every year"
+    total = (
+        "no inventory (the page says why)" if summary.total_co2e_kg is None
+        else f"total GHG emissions {summary.total_co2e_kg / 1000:,.1f} t co2e "
+        f"({summary.approach}, {period})"
+    )  # fmt: skip
+    return f"{total}, all activity co2e {summary.activity_co2e_kg / 1000:,.1f} t"

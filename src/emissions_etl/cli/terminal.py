@@ -188,6 +188,7 @@ def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: AnyPath |
 
     from emissions_etl.loading.figures import (
         CO2E_COLUMNS,
+        NOT_THE_TOTAL,
         ROW_COLUMNS,
         count,
         kg,
@@ -197,8 +198,8 @@ def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: AnyPath |
     from emissions_etl.resources import aggregates_in_words
 
     table = Table("file", "resource", "outcome", *ROW_COLUMNS, *CO2E_COLUMNS,
-                  caption=f"co2e of activity records only: {aggregates_in_words()} carry "
-                  "sums of other records (not added)")  # fmt: skip
+                  caption=f"{NOT_THE_TOTAL}; {aggregates_in_words()} carry sums of other "
+                  "records (not added)")  # fmt: skip
     for outcome in outcomes:
         s = outcome.summary
         if s is None:

@@ -7,6 +7,9 @@ each significant category on its own line; the total, location- and market-based
 (location-based), so the market-based lines are shown empty, not guessed. Records no rule
 classifies are listed after the total, each reason on its own line, outside it; the last line
 is the co2e of every activity record, so the table shows nothing was dropped.
+
+The lines' names are written here once: the table, the evidence behind each line and the
+restatement of a filed inventory all name a line as the table does.
 """
 
 from __future__ import annotations
@@ -18,6 +21,43 @@ LINE_COLUMNS = ("kind", "line", "scope", "category", "co2e_kg", "co2e_t", "recor
                 "records_calculated", "records_pending", "records_error")  # fmt: skip
 _COUNTS = ("records", "records_calculated", "records_pending", "records_error")
 MARKET_BASED_NOTE = "not calculated: the service's electricity factors are location-based"
+#: The line of each scope (its kind and name), and of the total.
+SCOPE_LINES = {
+    1: ("scope_1", "Gross Scope 1 GHG emissions"),
+    2: ("scope_2_location", "Gross location-based Scope 2 GHG emissions"),
+    3: ("scope_3", "Gross Scope 3 GHG emissions"),
+}
+TOTAL_LINE = "Total GHG emissions (location-based)"
+#: The co2e of every activity record: the total and what is outside it. Never "the total".
+ACTIVITY_LINE = "co2e of every activity record in the warehouse"
+
+
+def category_line(number: int, name: str) -> str:
+    """The line of Scope 3 category ``number``."""
+    return f"Category {number}: {name}"
+
+
+def unclassified_line(reason: str) -> str:
+    """The line of the records no rule places in a scope, for ``reason``."""
+    return f"Not in the total: {reason}"
+
+
+def record_lines(records: pd.DataFrame) -> pd.DataFrame:
+    """Each record (rows with scope, category, category_name and unclassified_reason) once for
+    every line it adds up into, its line's name in ``line``: its Scope 3 category, its scope,
+    the total; or the reason it is outside the total. Never the activity line (every record).
+    Each record's most detailed line comes first."""
+    scope = records["scope"]
+    scope_3 = records[scope == 3]
+    outside = records[scope.isna()]
+    parts = [  # the most detailed line of each record first
+        scope_3.assign(line=[category_line(int(category), str(name)) for category, name
+                             in zip(scope_3["category"], scope_3["category_name"], strict=True)]),
+        *(records[scope == number].assign(line=name) for number, (_, name) in SCOPE_LINES.items()),
+        records[scope.notna()].assign(line=TOTAL_LINE),
+        outside.assign(line=[unclassified_line(str(r)) for r in outside["unclassified_reason"]]),
+    ]  # fmt: skip
+    return pd.concat(parts, ignore_index=True)
 
 
 def esrs_lines(by_category: pd.DataFrame) -> pd.DataFrame:
@@ -41,20 +81,20 @@ def esrs_lines(by_category: pd.DataFrame) -> pd.DataFrame:
 
     scope = rows["scope"]
     classified = rows[scope.notna()]
-    add("scope_1", "Gross Scope 1 GHG emissions", rows[scope == 1], 1)
-    add("scope_2_location", "Gross location-based Scope 2 GHG emissions", rows[scope == 2], 2)
+    add(*SCOPE_LINES[1], rows[scope == 1], 1)
+    add(*SCOPE_LINES[2], rows[scope == 2], 2)
     not_given("scope_2_market", "Gross market-based Scope 2 GHG emissions", 2)
     scope_3 = rows[scope == 3]
-    add("scope_3", "Gross Scope 3 GHG emissions", scope_3, 3)
+    add(*SCOPE_LINES[3], scope_3, 3)
     for category, part in scope_3.groupby("category", sort=True):
         number = int(str(category))
         name = part["category_name"].iloc[0]
-        add("scope_3_category", f"Category {number}: {name}", part, 3, number)
-    add("total_location", "Total GHG emissions (location-based)", classified)
+        add("scope_3_category", category_line(number, name), part, 3, number)
+    add("total_location", TOTAL_LINE, classified)
     not_given("total_market", "Total GHG emissions (market-based)")
     for reason, part in rows[scope.isna()].groupby("unclassified_reason", sort=True):
-        add("not_classified", f"Not in the total: {reason}", part)
-    add("activity", "co2e of every activity record in the warehouse", rows)
+        add("not_classified", unclassified_line(str(reason)), part)
+    add("activity", ACTIVITY_LINE, rows)
     frame = pd.DataFrame(lines, columns=list(LINE_COLUMNS))
     frame["co2e_t"] = frame["co2e_kg"] / 1000
     return frame.astype({"scope": "Int64", "category": "Int64", **dict.fromkeys(_COUNTS, "Int64")})

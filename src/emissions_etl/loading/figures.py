@@ -28,6 +28,12 @@ if TYPE_CHECKING:
 #: Column names of the per-file figures, in the order every table shows them.
 ROW_COLUMNS = ("read", "rejected", "unchanged", "loaded", "failed")
 CO2E_COLUMNS = ("co2e loaded (kg)", "co2e in the service (kg)")
+#: What a load's co2e is beside the GHG inventory: never its one total (which leaves out what
+#: no scope holds, such as own-fleet legs, and follows the consolidation approach).
+NOT_THE_TOTAL = (
+    "activity co2e, in the GHG inventory or not: not the inventory's total "
+    "(emissions-etl inventory)"
+)
 #: What each name means, for the legend under a table.
 LEGEND = (
     "read: data rows in the file; rejected: rows not loaded, with their cells in the rejects; "
@@ -35,7 +41,7 @@ LEGEND = (
     "run created or updated; failed: rows whose record the service could not calculate or "
     f"would not change now. co2e of activity records only ({aggregates_in_words()} carry sums "
     "of other records: not added): loaded by this run, and held in the service by the records "
-    "of the file's rows."
+    f"of the file's rows; {NOT_THE_TOTAL}."
 )
 
 

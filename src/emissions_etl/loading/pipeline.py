@@ -43,6 +43,7 @@ from emissions_etl.loading.validated import (
 from emissions_etl.loading.writing import JobCompletion, WriteContext, writer_for
 from emissions_etl.loading.writing._context import WriteApi
 from emissions_etl.resources import ResourceSpec
+from emissions_etl.sources.digest import file_sha256
 from emissions_etl.storage import AnyPath
 from emissions_etl.webhooks.completion import PollingCompletion
 
@@ -75,11 +76,13 @@ def load_file(
     notify = progress or (lambda stage, rows: None)
     clock = StageClock()
     name = source_name(path, options)
+    digest = file_sha256(path)  # the document behind the figures, before the writer's turn
     with warehouse.writer() as writer:
         writer.runs.mark_interrupted_runs()
         run_id = writer.runs.start_run(
-            spec.name, str(path), run_parameters(path, options, workbook), source_name=name
-        )
+            spec.name, str(path), run_parameters(path, options, workbook), source_name=name,
+            file_sha256=digest,
+        )  # fmt: skip
         summary = LoadSummary(run_id=run_id, resource=spec.name, source=str(path), source_name=name)
         try:
             context = WriteContext(

@@ -29,6 +29,7 @@ class RunLog(Protocol):
         parameters: Mapping[str, Any],
         *,
         source_name: str | None = None,
+        file_sha256: str | None = None,
     ) -> str: ...
 
     def finish_run(

@@ -180,11 +180,21 @@ def report_markdown(
         if report.first_date and report.last_date
         else ""
     )
+    total = (
+        "No GHG inventory on the report (it says why)."
+        if report.total_co2e_kg is None
+        else f"**Total GHG emissions: {kg(report.total_co2e_kg / 1000)} t co2e** (location-based, "
+        f"{report.approach.replace('_', ' ')}, "
+        f"{report.year if report.year is not None else 'every year'}: the GHG inventory's total)."
+    )
     lines = [
         "# Emissions report",
         "",
-        f"**{report.records:,} activity records** in the warehouse, **{kg(report.co2e_kg)} kg "
-        f"co2e**{period}; {_plural(report.runs, 'load run')}, "
+        total,
+        "",
+        f"{report.records:,} activity records in the warehouse, all activity co2e "
+        f"{kg(report.co2e_kg)} kg{period} (in the inventory or not); "
+        f"{_plural(report.runs, 'load run')}, "
         f"{_plural(report.open_rejects, 'rejected cell')} still to fix.",
         "",
     ]

@@ -34,6 +34,10 @@ CONFIG: dict[str, Any] = {
 NO_FACILITY = "(no facility)"
 NOT_FROM_A_FILE = "(not from a file)"
 BAR_ROW_HEIGHT = 30
+#: The legend of a bar chart: entries in this many equal columns, each row this high (px).
+LEGEND_COLUMNS = 2
+LEGEND_ROW_HEIGHT = 22
+_LEGEND_IN_COLUMNS = {"entrywidth": 1 / LEGEND_COLUMNS, "entrywidthmode": "fraction"}
 
 
 def plot_text(value: Any) -> str:
@@ -134,7 +138,9 @@ def rejects_chart(rejects_by_code: pd.DataFrame) -> str:
             "<extra>%{fullData.name}</extra>",
         )
     order = [plot_text(code) for code in totals.index]
-    figure.update_layout(barmode="stack", height=_bars_height(len(order)))
+    resources = len(rejects_by_code["resource"].unique())
+    figure.update_layout(barmode="stack", height=_bars_height(len(order), legend=resources),
+                         legend=_LEGEND_IN_COLUMNS)  # fmt: skip
     figure.update_yaxes(categoryorder="array", categoryarray=order, autorange="reversed")
     # Counts: whole-number ticks only (every one while the longest bar is short).
     figure.update_xaxes(
@@ -168,7 +174,9 @@ def _ranked_bars(
             hovertemplate=f"%{{customdata[0]}}<br>%{{x:,.2f}} {unit} co2e"
             "<br>%{customdata[1]:,} records<extra>%{fullData.name}</extra>",
         )
-    figure.update_layout(barmode="stack", height=_bars_height(len(order)))
+    resources = len(frame["resource"].unique())
+    figure.update_layout(barmode="stack", height=_bars_height(len(order), legend=resources),
+                         legend=_LEGEND_IN_COLUMNS)  # fmt: skip
     figure.update_yaxes(categoryorder="array", categoryarray=order, autorange="reversed")
     figure.update_xaxes(title_text=f"co2e ({unit})", tickformat=",")
     return _fragment(figure, div_id)
@@ -192,8 +200,12 @@ def _fragment(figure: go.Figure, div_id: str) -> str:
     return figure.to_html(full_html=False, include_plotlyjs=False, div_id=div_id, config=CONFIG)
 
 
-def _bars_height(bars: int) -> int:
-    return max(220, 110 + BAR_ROW_HEIGHT * bars)
+def _bars_height(bars: int, *, legend: int = 0) -> int:
+    """Room for ``bars`` bars and, above them, a legend of ``legend`` entries in
+    ``LEGEND_COLUMNS`` columns: the legend pushes the plot down, never onto the bars, however
+    many resources it names (a half-width card at a laptop's 1366 px fits two columns)."""
+    rows = -(-legend // LEGEND_COLUMNS)
+    return max(220, 110 + BAR_ROW_HEIGHT * bars) + LEGEND_ROW_HEIGHT * rows
 
 
 def _rows(frame: pd.DataFrame) -> list[pd.Series]:

@@ -14,6 +14,7 @@ import pandas as pd
 from emissions_etl import __version__
 from emissions_etl.report import charts, numbers, tables
 from emissions_etl.report.cards import card, empty
+from emissions_etl.report.headline import activity_card, total_card
 from emissions_etl.report.inventory_section import inventory_sections
 from emissions_etl.report.queries import LAST_RUNS, TOP_RECORDS, ReportData
 from emissions_etl.report.style import PAGE_CSS
@@ -84,12 +85,6 @@ def _nothing_loaded() -> str:
 
 def _headline(data: ReportData) -> str:
     h = data.headline
-    unit, _ = numbers.chart_unit(data.co2e_kg)
-    big, small = (
-        (numbers.tonnes(data.co2e_kg), numbers.kg(data.co2e_kg))
-        if unit == "t"
-        else (numbers.kg(data.co2e_kg), numbers.tonnes(data.co2e_kg, 3))
-    )
     last_run = ""
     if not data.last_runs.empty:
         run = data.last_runs.iloc[0]
@@ -97,7 +92,8 @@ def _headline(data: ReportData) -> str:
             f"last {text(numbers.instant(run['started_at']))} {outcome_badge(run['outcome'])}"
         )
     stats = [
-        ("total-co2e", "Total co2e", f'<span data-kg="{data.co2e_kg!r}">{big}</span>', small),
+        total_card(data),
+        activity_card(data),
         (
             "records",
             "Records",
@@ -143,7 +139,7 @@ def _aggregates_note(headline: pd.Series) -> str:
 def _sections(data: ReportData) -> tuple[str, int]:
     """Every section after the headline, and how many charts they hold."""
     parts = [
-        inventory_sections(data.inventory, data.inventory_note),
+        inventory_sections(data.inventory, data.inventory_note, data.restatement),
         _co2e_sections(data),
         _runs_section(data),
         _rejects_sections(data),

@@ -12,20 +12,28 @@ from typing import Any
 
 import pandas as pd
 
-from emissions_etl.inventory import Inventory
+from emissions_etl.inventory import Inventory, Restatement
 from emissions_etl.inventory.esrs import MARKET_BASED_NOTE
+from emissions_etl.inventory.restatement import CHANGES
 from emissions_etl.report import charts, numbers
 from emissions_etl.report.cards import card, empty
-from emissions_etl.report.tables import data_table, resource_cell, text
+from emissions_etl.report.tables import data_table, file_cell, resource_cell, text
 from emissions_etl.resources import aggregates_in_words
 
 #: Lines shown empty on purpose: their figure exists in the disclosure, not in the service.
 _NOT_GIVEN = frozenset({"scope_2_market", "total_market"})
+_COUNTS = ("records", "records_calculated", "records_pending", "records_error")
+_RESTATED = ("filed (t)", "now (t)", "difference (t)")
+#: Changed records the restatement's table shows; the inventory file lists them all.
+CHANGES_SHOWN = 50
 
 
-def inventory_sections(inventory: Inventory | None, note: str = "") -> tuple[str, int]:
-    """The GHG inventory as ESRS E1-6 lays it out, its scopes by month, its data quality; or
-    ``note``, why there is none."""
+def inventory_sections(
+    inventory: Inventory | None, note: str = "", restatement: Restatement | None = None
+) -> tuple[str, int]:
+    """The GHG inventory as ESRS E1-6 lays it out (its years side by side), its restatement
+    against a filed one, its scopes by month, its data quality; or ``note``, why there is
+    none."""
     title = "GHG inventory (ESRS E1-6)"
     if inventory is None:
         return card(title, "", empty(note), section_id="ghg-inventory"), 0
@@ -36,9 +44,13 @@ def inventory_sections(inventory: Inventory | None, note: str = "") -> tuple[str
         f"{aggregates_in_words().capitalize()} are not added: their co2e sums the records "
         "counted here. "
         "Records no rule places in a scope follow the total with the reason; the last line is "
-        "every activity record's co2e."
+        "every activity record's co2e. " + _period(inventory)
     )
-    html = card(title, hint, esrs_table(inventory.lines), section_id="ghg-inventory")
+    html = card(
+        title, hint, esrs_table(inventory.lines, inventory.comparison), section_id="ghg-inventory"
+    )
+    if restatement is not None:
+        html += restatement_section(restatement)
     charts_drawn = 0
     if inventory.by_month.dropna(subset=["month", "scope"]).empty:
         by_month = empty("No record with co2e in a scope has an activity date.")
@@ -64,10 +76,33 @@ def inventory_sections(inventory: Inventory | None, note: str = "") -> tuple[str
     return html, charts_drawn
 
 
-def esrs_table(lines: pd.DataFrame) -> str:
-    """One row per ESRS E1-6 line, classed by its kind (``line-scope_3_category`` ...)."""
+def _period(inventory: Inventory) -> str:
+    """Which years the table shows."""
+    if inventory.year is None:
+        return "Every year's records (<code>report --year N</code> shows one beside the next)."
+    beside = ", ".join(
+        f"{c.year}{' (base year)' if c.is_base else ''}"
+        f"{'' if c.has_records else ': no record, left empty'}"
+        for c in inventory.compared[:-1]
+    )
+    return (
+        f'Reporting year <strong id="reporting-year">{inventory.year}</strong>, beside '
+        f"{beside}; the change is from {inventory.year - 1} to {inventory.year}; records, "
+        f"calculated, pending and errors are {inventory.year}'s."
+    )
+
+
+def esrs_table(lines: pd.DataFrame, comparison: pd.DataFrame | None = None) -> str:
+    """One row per ESRS E1-6 line, classed by its kind (``line-scope_3_category`` ...): its
+    co2e in tonnes (of each year side by side, and the change, with ``comparison``) and its
+    records."""
+    figures = (
+        ["co2e (t)"] if comparison is None
+        else [c for c in comparison.columns if c not in ("kind", "line")]
+    )  # fmt: skip
+    values = lines[["co2e_t"]] if comparison is None else comparison[figures]
     rows = []
-    for line in lines.to_dict("records"):
+    for line, shown in zip(lines.to_dict("records"), values.itertuples(index=False), strict=True):
         label = text(line["line"])
         if line["kind"] in _NOT_GIVEN:
             label = f'<span title="{text(MARKET_BASED_NOTE)}">{label} (not calculated)</span>'
@@ -76,21 +111,56 @@ def esrs_table(lines: pd.DataFrame) -> str:
                 f' class="line-{text(line["kind"])}"',
                 [
                     label,
-                    numbers.decimal(line["co2e_t"], 1),
-                    *(
-                        numbers.count(line[name])
-                        for name in (
-                            "records",
-                            "records_calculated",
-                            "records_pending",
-                            "records_error",
-                        )
-                    ),
-                ],  # fmt: skip
+                    *(numbers.decimal(value, 1) for value in shown),
+                    *(numbers.count(line[name]) for name in _COUNTS),
+                ],
             )
         )
-    headers = ["line", "co2e (t)", "records", "calculated", "pending", "errors"]
-    return data_table("inventory", headers, rows, numeric_from=1, numeric_to=5)
+    headers = ["line", *figures, "records", "calculated", "pending", "errors"]
+    return data_table("inventory", headers, rows, numeric_from=1, numeric_to=len(headers) - 1)
+
+
+def restatement_section(restatement: Restatement) -> str:
+    """The filed inventory beside the inventory now, line by line, and the records changed
+    since (the first ``CHANGES_SHOWN``; ``inventory --against`` writes them all)."""
+    filed = restatement.filed
+    rows = [
+        ("", [text(line["line"]), *(numbers.decimal(line[c], 1) for c in _RESTATED)])
+        for line in restatement.lines.to_dict("records")
+    ]
+    table = data_table("restatement", ["line", *_RESTATED], rows, numeric_from=1, numeric_to=3)
+    changes = restatement.records.head(CHANGES_SHOWN)
+    counts = ", ".join(f"{restatement.count(c):,} {c}" for c in CHANGES)
+    changed = [(f' class="change-{text(record["change"])}"', _changed_cells(record))
+               for record in changes.to_dict("records")]  # fmt: skip
+    headers = ["change", "line", "resource", "service id", "co2e when filed (kg)", "co2e (kg)",
+               "file", "sheet", "row"]  # fmt: skip
+    shown = "" if len(changes) == len(restatement.records) else (
+        f" The first {len(changes):,} are shown; <code>emissions-etl inventory --against "
+        f"{text(filed.filed_id)}</code> lists them all."
+    )  # fmt: skip
+    hint = (
+        f"The inventory filed as <strong>{text(filed.filed_id)}</strong> ({text(filed.year)}, "
+        f"{text(filed.approach.replace('_', ' '))}, filed {text(numbers.instant(filed.filed_at))} "
+        f"by {text(filed.filed_by)}) beside the same inventory now. Records since: {counts}.{shown}"
+    )
+    body = table + (
+        data_table("restated-records", headers, changed, numeric_from=4, numeric_to=5)
+        if changed else empty("No record was added, removed or recalculated since it was filed.")
+    )  # fmt: skip
+    return card("Restatement", hint, body, section_id="restatement")
+
+
+def _changed_cells(record: Mapping[Hashable, Any]) -> list[str]:
+    """A changed record's cells: how, its line (as filed, for a removed one), its figures and
+    its row."""
+    line = record["line when filed"] if record["change"] == "removed" else record["line"]
+    return [
+        text(record["change"]), text(line), resource_cell(record["resource"]),
+        text(record["service_id"]), numbers.decimal(record["co2e_kg when filed"], 2),
+        numbers.decimal(record["co2e_kg"], 2), file_cell(record["file"]), text(record["sheet"]),
+        numbers.count(record["row"]),
+    ]  # fmt: skip
 
 
 def quality_table(quality: pd.DataFrame) -> str:

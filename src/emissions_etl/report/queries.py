@@ -14,9 +14,10 @@ from typing import Any
 
 import pandas as pd
 
-from emissions_etl.errors import ConfigurationError, InputError, WarehouseError
-from emissions_etl.inventory import Inventory, read_inventory
-from emissions_etl.warehouse import DEFAULT_APPROACH, Warehouse
+from emissions_etl.errors import WarehouseError
+from emissions_etl.inventory import Inventory, Restatement
+from emissions_etl.report.inventory_data import InventoryRequest, inventory_data
+from emissions_etl.warehouse import Warehouse
 
 #: Bars in the facility chart before the rest is summed as one "other" bar.
 TOP_FACILITIES = 15
@@ -208,6 +209,8 @@ class ReportData:
     #: organizations (``inventory_note`` says which).
     inventory: Inventory | None = None
     inventory_note: str = ""
+    #: The inventory restated against a filed one (``report --against ID``).
+    restatement: Restatement | None = None
 
     @property
     def records(self) -> int:
@@ -215,7 +218,14 @@ class ReportData:
 
     @property
     def co2e_kg(self) -> float:
+        """The co2e of every activity record (every year): never called the total."""
         return float(self.headline["co2e_kg"])
+
+    @property
+    def total_kg(self) -> float | None:
+        """The inventory's one total (Total GHG emissions, location-based, of its period under
+        its approach); None when the page has no inventory."""
+        return None if self.inventory is None else self.inventory.total_kg
 
     @property
     def runs(self) -> int:
@@ -231,9 +241,11 @@ class ReportData:
         return self.records == 0 and self.runs == 0 and self.open_rejects == 0
 
 
-def read_report_data(warehouse: Warehouse, *, approach: str = DEFAULT_APPROACH) -> ReportData:
-    """Everything the report shows, the inventory under ``approach``; an empty ReportData for a
-    file nothing was loaded into."""
+def read_report_data(
+    warehouse: Warehouse, *, inventory: InventoryRequest | None = None
+) -> ReportData:
+    """Everything the report shows, the inventory as ``inventory`` asks; an empty ReportData
+    for a file nothing was loaded into."""
     present = set(warehouse.query(RELATIONS, [list(REQUIRED_RELATIONS)])["table_name"])
     if not present:
         return empty_report_data()
@@ -258,23 +270,8 @@ def read_report_data(warehouse: Warehouse, *, approach: str = DEFAULT_APPROACH) 
         run_outcomes=warehouse.query(RUN_OUTCOMES),
         rejects_by_code=warehouse.query(REJECTS_BY_CODE),
         latest_rejects=warehouse.query(LATEST_REJECTS_SQL, [LATEST_REJECTS]),
-        **_inventory(warehouse, approach),
+        **inventory_data(warehouse, inventory or InventoryRequest()),
     )
-
-
-def _inventory(warehouse: Warehouse, approach: str) -> dict[str, Any]:
-    """The inventory, or why the page shows none (one organization's: the report has no
-    organization to pick among several)."""
-    try:
-        return {"inventory": read_inventory(warehouse, approach=approach)}
-    except InputError:
-        note = "This warehouse has no GHG inventory yet: any load with this version adds it."
-    except ConfigurationError as error:
-        note = (
-            f"No inventory on this page: {error}. Write each one with "
-            "<code>emissions-etl inventory --organization ID</code>."
-        )
-    return {"inventory": None, "inventory_note": note}
 
 
 def empty_report_data() -> ReportData:

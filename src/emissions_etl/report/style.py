@@ -22,7 +22,7 @@ header.page-head .meta { margin: 0; opacity: .88; font-size: 14px; }
 header.page-head code { color: #fff; background: rgba(255,255,255,.14); }
 main { max-width: 1280px; margin: 0 auto; padding: 20px 24px 40px; }
 .headline {
-  display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: 14px;
+  display: grid; grid-template-columns: repeat(auto-fit, minmax(180px, 1fr)); gap: 14px;
   margin-bottom: 18px;
 }
 .stat { background: var(--card); border: 1px solid var(--line); border-radius: 10px;

@@ -13,7 +13,7 @@ import pandas as pd
 from emissions_etl.errors import SourceNotFoundError
 from emissions_etl.report import numbers
 from emissions_etl.report.html import render
-from emissions_etl.report.queries import read_report_data
+from emissions_etl.report.queries import InventoryRequest, read_report_data
 from emissions_etl.warehouse import DEFAULT_APPROACH, Warehouse
 
 
@@ -31,6 +31,15 @@ class ReportSummary:
     open_rejects: int
     charts: int
     generated_at: dt.datetime
+    #: The inventory's one total (Total GHG emissions, location-based) of ``year`` (None: every
+    #: year) under ``approach``; None when the page shows no inventory. ``co2e_kg`` is the
+    #: co2e of every activity record, in the inventory or not.
+    total_co2e_kg: float | None = None
+    approach: str = DEFAULT_APPROACH
+    year: int | None = None
+    #: The co2e of every activity record of the inventory's period (of every year without an
+    #: inventory), in the total or not.
+    activity_co2e_kg: float = 0.0
 
     @property
     def empty(self) -> bool:
@@ -44,10 +53,15 @@ def write_report(
     *,
     consolidation: str = DEFAULT_APPROACH,
     organization: str | None = None,
+    year: int | None = None,
+    base_year: int | None = None,
+    against: str | None = None,
 ) -> ReportSummary:
     """Write the HTML report of ``warehouse`` to ``out`` (replaced whole, never half-written),
-    its GHG inventory under the ``consolidation`` approach; of ``organization`` alone when
-    given (its id), else of every organization the warehouse holds.
+    its GHG inventory under the ``consolidation`` approach, of ``year`` (None: every year)
+    beside the year before and ``base_year``, restated against the filed inventory ``against``;
+    of ``organization`` alone when given (its id), else of every organization the warehouse
+    holds.
 
     Raises SourceNotFoundError when there is no warehouse file, WarehouseError when it cannot
     be read (locked by a load, not a DuckDB file), OSError when ``out`` cannot be written.
@@ -56,7 +70,8 @@ def write_report(
     if not warehouse.target.exists:
         raise SourceNotFoundError(str(warehouse.target), "no warehouse file here")
     with warehouse.reading(organization):  # one connection (a lake is attached once)
-        data = read_report_data(warehouse, approach=consolidation)
+        request = InventoryRequest(consolidation, year, base_year, against)
+        data = read_report_data(warehouse, inventory=request)
     generated_at = numbers.now_utc()
     name = str(warehouse.target) if warehouse.is_lake else warehouse.path.name
     page = render(data, warehouse_name=name, generated_at=generated_at)
@@ -75,6 +90,10 @@ def write_report(
         open_rejects=data.open_rejects,
         charts=page.charts,
         generated_at=generated_at,
+        total_co2e_kg=data.total_kg,
+        approach=consolidation,
+        year=year,
+        activity_co2e_kg=data.co2e_kg if data.inventory is None else data.inventory.activity_kg,
     )
 
 

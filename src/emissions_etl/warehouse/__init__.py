@@ -11,6 +11,13 @@ which its writer's parts implement.
 
 from __future__ import annotations
 
+from emissions_etl.warehouse._filed import (
+    EVIDENCE_COLUMNS,
+    FILED_COLUMNS,
+    INVENTORY_RECORD_COLUMNS,
+    Freeze,
+    inventory_records_sql,
+)
 from emissions_etl.warehouse._inventory import (
     APPROACHES,
     DEFAULT_APPROACH,
@@ -29,6 +36,10 @@ __all__ = [
     "APPROACHES",
     "COUNT_COLUMNS",
     "DEFAULT_APPROACH",
+    "EVIDENCE_COLUMNS",
+    "FILED_COLUMNS",
+    "Freeze",
+    "INVENTORY_RECORD_COLUMNS",
     "OUTCOMES",
     "InventoryRule",
     "ParentRecord",
@@ -39,4 +50,5 @@ __all__ = [
     "WarehouseTarget",
     "WarehouseWriter",
     "check_approach",
+    "inventory_records_sql",
 ]

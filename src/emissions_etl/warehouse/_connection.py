@@ -132,7 +132,9 @@ def connect_target(
             if target.lake_data_path() is None
             else [f"DATA_PATH '{_quoted(str(target.lake_data_path()))}'"]
         )
-        if read_only:
+        if target.snapshot is not None:  # the lake as it was then: never written
+            options.append(f"SNAPSHOT_VERSION {int(target.snapshot)}")
+        if read_only or target.snapshot is not None:
             options.append("READ_ONLY")
         clause = f" ({', '.join(options)})" if options else ""
         statement = f"ATTACH '{_quoted(target.location)}' AS {LAKE_ALIAS}{clause}"
@@ -183,4 +185,4 @@ def _quoted(text: str) -> str:
 
 def _masked(text: str, target: WarehouseTarget) -> str:
     """An error that may quote the conninfo, with the target's password masked."""
-    return scrub(text.replace(target.location, str(target)))
+    return scrub(text.replace(target.location, str(WarehouseTarget(target.location))))

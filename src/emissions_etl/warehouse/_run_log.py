@@ -56,9 +56,10 @@ class WarehouseRunLog:
         parameters: Mapping[str, Any],
         *,
         source_name: str | None = None,
+        file_sha256: str | None = None,
     ) -> str:
-        """Record a new run of file ``source`` (of data set ``source_name``) as ``running``;
-        returns its run id (uuid4)."""
+        """Record a new run of file ``source`` (of data set ``source_name``; ``file_sha256``:
+        the SHA-256 of the file as it is loaded) as ``running``; returns its run id (uuid4)."""
         return _runs.start_run(
             self._con,
             resource,
@@ -66,6 +67,7 @@ class WarehouseRunLog:
             parameters,
             source_name=source_name,
             organization_id=self._organization_id,
+            file_sha256=file_sha256,
         )
 
     @retrying

@@ -46,12 +46,14 @@ def start_run(
     *,
     source_name: str | None = None,
     organization_id: str | None = None,
+    file_sha256: str | None = None,
 ) -> str:
     """Insert a ``running`` run row and return its new run id (a uuid4 string)."""
     run_id = str(uuid.uuid4())
     con.execute(
         "INSERT INTO load_runs (run_id, resource, source, source_name, organization_id, runner, "
-        "parameters, started_at, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, now(), 'running')",
+        "parameters, file_sha256, started_at, outcome) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, now(), 'running')",
         [
             run_id,
             resource,
@@ -60,6 +62,7 @@ def start_run(
             organization_id,
             RUNNER,
             json.dumps(dict(parameters), default=str, sort_keys=True),
+            file_sha256,
         ],
     )
     return run_id

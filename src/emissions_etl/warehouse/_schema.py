@@ -18,7 +18,7 @@ from importlib.resources import files
 import duckdb
 
 #: The newest schema version this code writes.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 _MIGRATIONS: dict[int, str] = {
     1: "ddl.sql",
@@ -26,6 +26,7 @@ _MIGRATIONS: dict[int, str] = {
     3: "migration_3.sql",
     4: "migration_4.sql",
     5: "migration_5.sql",
+    6: "migration_6.sql",
 }
 #: Tables whose rows belong to one organization (``organization_id``).
 ORGANIZATION_TABLES = (

@@ -8,7 +8,7 @@ machines; every analyst's DuckDB reads it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 LAKE_PREFIX = "ducklake:"
@@ -24,6 +24,9 @@ class WarehouseTarget:
     #: Where a lake's data files go (``EMISSIONS_WAREHOUSE_DATA``): a folder or an ``s3://``
     #: URL; None: beside a file catalog (``<catalog>.files/``).
     data_path: str | None = None
+    #: A lake read as it was at this snapshot (read-only: a filed inventory reproduced);
+    #: None: as it is now.
+    snapshot: int | None = None
 
     @classmethod
     def of(
@@ -35,6 +38,12 @@ class WarehouseTarget:
                 return value
             value = value.location
         return cls(str(value), None if data_path is None else str(data_path))
+
+    def at_snapshot(self, snapshot: int) -> WarehouseTarget:
+        """This lake as it was at ``snapshot`` (ValueError for a DuckDB file: it keeps none)."""
+        if not self.is_lake:
+            raise ValueError(f"{self}: a DuckDB file keeps no snapshots (a DuckLake does)")
+        return replace(self, snapshot=int(snapshot))
 
     @property
     def is_lake(self) -> bool:
@@ -76,7 +85,8 @@ class WarehouseTarget:
 
     def __str__(self) -> str:
         """The location with any password in a conninfo masked: safe for logs and errors."""
-        return _PASSWORD.sub(r"\1***", self.location)
+        at = f" at snapshot {self.snapshot}" if self.snapshot is not None else ""
+        return _PASSWORD.sub(r"\1***", self.location) + at
 
     @property
     def has_password(self) -> bool:

@@ -10,7 +10,7 @@ PostgreSQL keeps (``_catalog_turn``), so two loads of it never both create a rec
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -23,10 +23,12 @@ from emissions_etl.warehouse._catalog_turn import CatalogTurn
 from emissions_etl.warehouse._conflicts import retried_on_conflict
 from emissions_etl.warehouse._connection import (
     LAKE_ALIAS,
+    READER_MEMORY_LIMIT,
     connect_target,
     fetch_frame,
     first_line,
 )
+from emissions_etl.warehouse._filed import Freeze, current_snapshot, record_filed
 from emissions_etl.warehouse._inventory import compose as compose_inventory
 from emissions_etl.warehouse._lock import Say, WriterLock
 from emissions_etl.warehouse._schema import ORGANIZATION_TABLES, ensure_schema
@@ -91,14 +93,18 @@ class Warehouse:
         return not self.shared
 
     @contextmanager
-    def writer(self, *, wait_seconds: float | None = None) -> Iterator[WarehouseWriter]:
+    def writer(
+        self, *, wait_seconds: float | None = None, reads_views: bool = False
+    ) -> Iterator[WarehouseWriter]:
         """The writer for one load run; creates or upgrades the schema first.
 
         A file's writer is exclusive: it waits up to ``wait_seconds`` (default: the
         warehouse's) for another load holding ``<path>.lock``, telling ``say`` now and then,
         then raises WarehouseError naming its pid. A lake's writer (catalog in PostgreSQL) waits
         so for another writer of its organization, whose turn PostgreSQL keeps. A DuckDB error
-        inside the block leaves as WarehouseError.
+        inside the block leaves as WarehouseError. ``reads_views``: the block reads whole views
+        through it (an inventory filed: read and frozen in one turn), so it gets a reader's
+        memory, not a load's.
         """
         lock: WriterLock | CatalogTurn
         if self.shared:
@@ -110,6 +116,8 @@ class Warehouse:
         try:
             con = connect_target(self.target)
             try:
+                if reads_views:
+                    con.execute(f"SET memory_limit = '{READER_MEMORY_LIMIT}'")
                 retried_on_conflict(
                     lambda: ensure_schema(
                         con, lake=self.is_lake, organization_id=self.organization_id
@@ -148,6 +156,37 @@ class Warehouse:
         finally:
             self._reader_con = None
             con.close()
+
+    def at_snapshot(self, snapshot: int) -> Warehouse:
+        """This lake, read-only, as it was at ``snapshot`` (a filed inventory reproduced);
+        ValueError for a DuckDB file, which keeps no snapshots."""
+        return Warehouse(self.target.at_snapshot(snapshot))
+
+    def snapshot_id(self) -> int | None:
+        """The lake's latest snapshot (the one this warehouse is read at, if it is pinned);
+        None for a DuckDB file."""
+        if not self.is_lake:
+            return None
+        if self.target.snapshot is not None:
+            return self.target.snapshot
+        with self.reading():
+            con = self._reader_con or self._writer_con
+            assert con is not None
+            return current_snapshot(con, LAKE_ALIAS)
+
+    def record_filed_inventory(self, filed: Mapping[str, Any], freeze: Freeze | None) -> None:
+        """Keep the filed inventory ``filed`` (a ``filed_inventories`` row) and, on a DuckDB
+        file, the copy of its records ``freeze`` names: inside ``writer()`` in its transaction
+        window (what was read through it is what is frozen), else in a writer of its own."""
+        if self._writer_con is None:
+            with self.writer():
+                self.record_filed_inventory(filed, freeze)
+            return
+        con = self._writer_con
+        try:
+            retried_on_conflict(lambda: record_filed(con, filed, freeze))
+        except duckdb.Error as error:
+            raise WarehouseError(f"{self.target}: {first_line(error)}") from error
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> pd.DataFrame:
         """Run ``sql`` read-only and return its rows (timestamps in UTC).

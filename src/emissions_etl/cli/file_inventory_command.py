@@ -1,0 +1,79 @@
+"""``emissions-etl file-inventory``: record the inventory of a year as it is filed, with what
+reproduces it exactly (registered by ``cli/main.py``). Its last line is the filed inventory's id
+alone, for scripts: ``inventory --filed ID`` writes it again, ``inventory --against ID`` restates
+it.
+
+Exit codes as ``inventory``'s: 0 filed; 2 the year, the approach, the organization or the
+warehouse cannot be used, or the year has no record; 3 the warehouse cannot be read or written.
+"""
+
+from __future__ import annotations
+
+import getpass
+from typing import Annotated
+
+import typer
+
+from emissions_etl.cli.consolidation_option import ConsolidationOption
+from emissions_etl.cli.inventory_command import BaseYearOption, base_year_of, reading_year
+from emissions_etl.cli.organization_options import InventoryOrganizationOption, OrganizationsOption
+from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
+from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
+
+
+def file_inventory_command(
+    ctx: typer.Context,
+    year: Annotated[str, typer.Option("--year", metavar="YEAR", help="The reporting year filed.")],
+    base_year: BaseYearOption = None,
+    organization: InventoryOrganizationOption = None,
+    organizations: OrganizationsOption = None,
+    note: Annotated[
+        str | None, typer.Option("--note", help="What the filing is (kept with it).")
+    ] = None,
+    by: Annotated[
+        str | None,
+        typer.Option("--by", help="Who files it (default: the system user running this)."),
+    ] = None,
+    warehouse: WarehouseOption = None,
+    warehouse_data: WarehouseDataOption = None,
+    consolidation: ConsolidationOption = None,
+) -> None:
+    """File the GHG inventory of a year: its figures and lines, who filed it and when, and what
+    reproduces it exactly (a DuckLake's snapshot, or a frozen copy of its records). Prints the
+    filed inventory's id alone on the last line."""
+    from pydantic import ValidationError
+
+    from emissions_etl.cli.consolidation_option import consolidation_approach
+    from emissions_etl.cli.inventory_command import warehouse_at
+    from emissions_etl.cli.inventory_summary import filed_line
+    from emissions_etl.cli.organization_options import organization_id
+    from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
+    from emissions_etl.inventory import file_inventory
+
+    try:
+        reporting_year = reading_year(year)
+        assert reporting_year is not None
+        approach = consolidation_approach(consolidation)  # before the settings: names it
+        source = warehouse_at(warehouse, warehouse_data)
+        filed, _ = file_inventory(
+            source,
+            year=reporting_year,
+            base_year=base_year_of(ctx, base_year, year),
+            approach=approach,
+            organization=organization_id(organization, organizations),
+            note=note,
+            by=by or getpass.getuser(),
+        )
+        frozen = None
+        if filed.snapshot_id is None:
+            counted = source.query(
+                "SELECT count(*) AS n FROM filed_inventory_records WHERE filed_id = ?",
+                [filed.filed_id],
+            )
+            frozen = int(counted["n"].iloc[0])
+    except (InputError, ConfigurationError, ValidationError, ValueError) as error:
+        fail_now(one_line(error), EXIT_UNUSABLE)
+    except EmissionsEtlError as error:
+        fail_now(one_line(error), EXIT_FAILED)
+    typer.echo(filed_line(filed, frozen))
+    typer.echo(filed.filed_id)
