@@ -166,7 +166,8 @@ def test_the_report_and_the_inventory_are_written_to_the_store(
     inventory = run(env, "inventory", "--out", "s3://published/2026/inventory.xlsx")
 
     assert (report.returncode, inventory.returncode) == (0, 0), report.stderr + inventory.stderr
-    assert report.stdout.startswith("s3://published/2026/report.html: 3 records")
+    assert report.stdout.startswith("s3://published/2026/report.html: total GHG emissions")
+    assert "; 3 records, 1 runs" in report.stdout
     assert inventory.stdout.startswith("s3://published/2026/inventory.xlsx: Scope 1")
     assert s3.keys("published") == ["2026/inventory.xlsx", "2026/report.html"]
     page = s3.client().get_object(Bucket="published", Key="2026/report.html")["Body"].read()
