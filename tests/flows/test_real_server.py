@@ -439,6 +439,10 @@ def runs_together(
             stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
     try:
+        # A load of this warehouse holds its turn while the three start: each has to wait for
+        # it, and says so, however fast the others are (a run that got the turn within its
+        # first ask would say nothing).
+        hold_the_turn_until_a_run_waits(prepared, made)
         with get_client(sync_client=True) as client:
             while time.monotonic() - started < RUNS_TOGETHER_WAIT:
                 runs = [client.read_flow_run(run.id) for run in made]
@@ -453,6 +457,24 @@ def runs_together(
         assert run.state is not None, run.name
         assert run.state.is_final(), f"{run.name}\n{log[-6000:]}"
     return RunsTogether(*runs, inboxes=inboxes, worker_log=log, seconds=time.monotonic() - started)
+
+
+def hold_the_turn_until_a_run_waits(prepared: PreparedServer, runs: list[Any]) -> None:
+    """Hold the warehouse's turn (as another run would) until one of ``runs`` logs that it
+    waits for it."""
+    from prefect.concurrency.sync import concurrency
+
+    name = turn_limit_name(Warehouse(prepared.workdir / "warehouse.duckdb"))
+    assert name is not None
+    with concurrency(name, occupy=1, strict=True):
+        deadline = time.monotonic() + RUNS_TOGETHER_WAIT
+        while not any(
+            log.message.startswith("waiting for the warehouse")
+            for run in runs
+            for log in run_logs(run)
+        ):
+            assert time.monotonic() < deadline, "no run waited for the turn held"
+            time.sleep(1)
 
 
 def run_logs(run: Any) -> list[Any]:
