@@ -17,7 +17,7 @@ import pytest
 from tests.cli_process import run_etl
 from tests.pipeline.tenancy import waste_row, write_wastes_csv
 
-pytestmark = pytest.mark.timeout(900)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 CLI = str(Path(sys.executable).with_name("emissions-etl"))
 SECRETS = {

@@ -21,7 +21,11 @@ from tests.pipeline.tenancy import Tenant, new_tenant, waste_row, write_wastes_c
 from tests.pipeline.tenancy import write_wastes_xlsx as wastes_xlsx
 from tests.s3_server import S3Server, running_s3
 
-pytestmark = [pytest.mark.xdist_group("s3-cli"), pytest.mark.timeout(600)]
+pytestmark = [
+    pytest.mark.slow,  # an S3 server: left out of the fast run
+    pytest.mark.xdist_group("s3-cli"),
+    pytest.mark.timeout(600),
+]
 
 CLI = str(Path(sys.executable).with_name("emissions-etl"))
 

@@ -22,6 +22,7 @@ from tests.pipeline.tenancy import Tenant, new_tenant, waste_row, write_wastes_x
 from tests.postgres_server import PostgresServer, available, running_postgres
 
 pytestmark = [
+    pytest.mark.slow,  # benchmark-sized: left out of the fast run
     pytest.mark.xdist_group("postgres"),  # one server for the module, on one worker
     pytest.mark.timeout(600),
 ]

@@ -23,6 +23,8 @@ from emissions_etl.warehouse import Warehouse
 from tests.cli_process import run_etl
 from tests.inventory.conftest import _land, build_two_years_warehouse
 
+pytestmark = pytest.mark.slow  # benchmark-sized: left out of the fast run
+
 CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
 

@@ -22,7 +22,10 @@ from emissions_etl.warehouse import APPROACHES, Warehouse
 from tests.cli_process import run_etl
 from tests.pipeline.tenancy import new_tenant
 
-pytestmark = pytest.mark.xdist_group("sample-inbox-inventory")  # one load, on one worker
+pytestmark = [
+    pytest.mark.slow,  # benchmark-sized: left out of the fast run
+    pytest.mark.xdist_group("sample-inbox-inventory"),  # one load, on one worker
+]
 
 INBOX = Path(__file__).parents[2] / "sample_data" / "inbox"
 CLI = str(Path(sys.executable).with_name("emissions-etl"))

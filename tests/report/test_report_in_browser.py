@@ -28,10 +28,13 @@ CHROMIUM_ARGS = [
 ]
 RENDER_TIMEOUT_MS = 60_000
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists() and not os.environ.get("CI"),
-    reason="no /usr/bin/chromium on this machine (CI installs it: apt-get install chromium)",
-)
+pytestmark = [
+    pytest.mark.slow,  # a browser: left out of the fast run
+    pytest.mark.skipif(
+        not CHROMIUM.exists() and not os.environ.get("CI"),
+        reason="no /usr/bin/chromium on this machine (CI installs it: apt-get install chromium)",
+    ),
+]
 
 
 def test_the_report_renders_offline_in_chromium(

@@ -35,6 +35,8 @@ from tests.pipeline.tenancy import Tenant
 from tests.resources.conftest import load, load_parents, write_example
 from tests.resources.examples import EXAMPLES
 
+pytestmark = pytest.mark.slow  # benchmark-sized: left out of the fast run
+
 NAMES = [name for name in RESOURCES if name in EXAMPLES and RESOURCES[name].finding]
 
 

@@ -26,7 +26,7 @@ from schemathesis.core.result import Ok
 
 from tests.sandbox_fixture import SandboxServer, provisioned_sandbox
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
 
 SEED = 20261005
 EXAMPLES_PER_OPERATION_AND_MODE = 8

@@ -18,7 +18,10 @@ from emissions_etl.storage import as_path, folder_entries, local_file, write_tex
 from tests.pipeline.tenancy import HEADER, waste_row, write_wastes_xlsx
 from tests.s3_server import SECRET_ACCESS_KEY, S3Server
 
-pytestmark = pytest.mark.xdist_group("s3-objects")  # one server for the module, on one worker
+pytestmark = [
+    pytest.mark.slow,  # an S3 server: left out of the fast run
+    pytest.mark.xdist_group("s3-objects"),  # one server for the module, on one worker
+]
 
 WASTES = resource_spec("wastes")
 

@@ -18,6 +18,7 @@ from tests.pipeline.tenancy import Tenant, new_tenant, waste_row, write_wastes_x
 from tests.postgres_server import PostgresServer, available
 
 pytestmark = [
+    pytest.mark.slow,  # benchmark-sized: left out of the fast run
     pytest.mark.skipif(not available(), reason="no PostgreSQL binaries (.ci/run installs them)"),
     pytest.mark.xdist_group("postgres"),  # the lake modules share one PostgreSQL, on one worker
     pytest.mark.timeout(600),

@@ -18,6 +18,7 @@ from tests.postgres_server import PostgresServer, available
 from tests.s3_server import S3Server, running_s3
 
 pytestmark = [
+    pytest.mark.slow,  # benchmark-sized: left out of the fast run
     pytest.mark.skipif(not available(), reason="no PostgreSQL binaries (.ci/run installs them)"),
     pytest.mark.xdist_group("postgres"),  # the lake modules share one PostgreSQL, on one worker
     pytest.mark.timeout(600),

@@ -17,7 +17,7 @@ from tests.corpus.make_corpus import HEADER, csv_text, row
 from tests.sandbox_fixture import SandboxServer
 from tests.webhooks.support import Tenant, free_port, new_tenant
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
 CLI = str(Path(sys.executable).with_name("emissions-etl"))
 ROWS = 20_000  # four ingest jobs of 5,000 each per load
 #: One line per ingest job: finished by its event, or polled after the wait (the fallback).
