@@ -9,9 +9,6 @@ the service.
 
 from __future__ import annotations
 
-import subprocess
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,13 +17,14 @@ from typing import Any
 import pytest
 
 from emissions_etl.orchestration.organizations import ORGANIZATIONS_VARIABLE, key_block_name
-from emissions_etl.orchestration.setup import POOL, setup_prefect
+from emissions_etl.orchestration.setup import setup_prefect
 from emissions_etl.settings import Settings
 from emissions_etl.warehouse import Warehouse
 from tests.postgres_server import PostgresServer, available
 
 from ..pipeline.tenancy import Tenant, new_tenant, waste_row, write_wastes_xlsx
-from .conftest import PREFECT_BIN, RealPrefectServer, stop_process_group
+from . import nights
+from .conftest import RealPrefectServer
 
 pytestmark = [
     pytest.mark.real_server,
@@ -37,7 +35,6 @@ pytestmark = [
 
 PROJECT = Path(__file__).resolve().parents[2]
 QUEUE = "organizations-test"
-NIGHT_WAIT = 420.0  # a parent and two children, each a fresh process on a 2-core machine
 ROWS = {"acme-es": 6, "acme-pt": 9}
 
 
@@ -48,7 +45,6 @@ class Group:
     tenants: dict[str, Tenant]
     lake: Warehouse
     inbox: Path
-    workers: list[subprocess.Popen[bytes]]
     logs: list[Path]
     setup_output: list[str]
 
@@ -95,62 +91,17 @@ def group(
     )
     output: list[str] = []
     setup_prefect(settings, project_dir=PROJECT, say=output.append)
-    from prefect.client.orchestration import get_client
 
-    with get_client(sync_client=True) as client:
-        client.create_work_queue(name=QUEUE, work_pool_name=POOL)
-    workers, logs = [], []
-    for n in range(2):
-        log = folder / f"worker-{n}.log"
-        with log.open("w") as out:
-            workers.append(
-                subprocess.Popen(
-                    [PREFECT_BIN, "worker", "start", "--pool", POOL, "--work-queue", QUEUE,
-                     "--limit", "2", "--name", f"worker-{n}"],
-                    cwd=folder, env=real_prefect_server.subprocess_env(), stdout=out,
-                    stderr=subprocess.STDOUT, start_new_session=True,
-                )  # fmt: skip
-            )
-        logs.append(log)
-    try:
-        yield Group(tenants, Warehouse(lake, data_path=str(data)), inbox, workers, logs, output)
-    finally:  # both at once: a worker takes up to 15 s to stop on SIGTERM
-        stopping = [threading.Thread(target=stop_process_group, args=(w,)) for w in workers]
-        for thread in stopping:
-            thread.start()
-        for thread in stopping:
-            thread.join()
+    homes = [folder / f"worker-{n}" for n in range(2)]
+    for home in homes:
+        home.mkdir()
+    env = dict.fromkeys(homes, real_prefect_server.subprocess_env())
+    with nights.pool_workers(QUEUE, homes, env) as logs:
+        yield Group(tenants, Warehouse(lake, data_path=str(data)), inbox, logs, output)
 
 
 def night(group: Group) -> tuple[Any, list[Any]]:
-    """One nightly run of the deployment on the test queue, waited for; it and its children."""
-    from prefect.client.orchestration import get_client
-    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterParentFlowRunId
-
-    with get_client(sync_client=True) as client:
-        nightly = client.read_deployment_by_name("nightly_load/nightly")
-        made = client.create_flow_run_from_deployment(nightly.id, work_queue_name=QUEUE)
-        started = time.monotonic()
-        while time.monotonic() - started < NIGHT_WAIT:
-            parent = client.read_flow_run(made.id)
-            if parent.state is not None and parent.state.is_final():
-                break
-            time.sleep(2)
-        children = client.read_flow_runs(
-            flow_run_filter=FlowRunFilter(
-                parent_flow_run_id=FlowRunFilterParentFlowRunId(any_=[made.id])
-            )
-        )
-    logs = "\n".join(log.read_text(errors="replace")[-3000:] for log in group.logs)
-    assert parent.state is not None, logs
-    assert parent.state.is_final(), logs
-    print(f"\nthe nightly of two organizations ended after {time.monotonic() - started:.1f} s")
-    return parent, sorted(children, key=lambda run: run.name)
-
-
-def service_wastes(tenant: Tenant) -> int:
-    with tenant.client() as client:
-        return sum(1 for _ in client.iter_wastes())
+    return nights.night(QUEUE, group.logs, "the nightly of two organizations")
 
 
 @pytest.fixture(scope="module")
@@ -191,7 +142,7 @@ def test_two_workers_run_the_nightly_of_two_organizations_at_once_into_one_lake(
     first, second = sorted(children, key=lambda run: run.start_time)
     assert second.start_time < first.end_time, [(c.start_time, c.end_time) for c in children]
     for name, tenant in group.tenants.items():
-        assert service_wastes(tenant) == ROWS[name]
+        assert nights.service_wastes(tenant) == ROWS[name]
     landed = group.lake.query(
         "SELECT organization_id, count(*) AS n FROM emissions WHERE resource = 'wastes' "
         "GROUP BY ALL"
@@ -213,6 +164,6 @@ def test_a_second_night_over_the_same_files_creates_nothing_in_the_service(
         assert child.state.is_completed(), child.state.message
         assert ", loaded 0, " in child.state.message
     for name, tenant in group.tenants.items():
-        assert service_wastes(tenant) == ROWS[name]
+        assert nights.service_wastes(tenant) == ROWS[name]
     landed = group.lake.query("SELECT count(*) AS n FROM emissions WHERE resource = 'wastes'")
     assert int(landed["n"][0]) == sum(ROWS.values())

@@ -11,9 +11,6 @@ the real Prefect server's (``real_prefect_server``), so they can move to session
 
 from __future__ import annotations
 
-import subprocess
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,14 +18,15 @@ from typing import Any
 
 import pytest
 
-from emissions_etl.orchestration.setup import POOL, setup_prefect
+from emissions_etl.orchestration.setup import setup_prefect
 from emissions_etl.settings import Settings
 from emissions_etl.warehouse import Warehouse
 from tests.postgres_server import PostgresServer, available
 from tests.s3_server import S3Server, running_s3
 
 from ..pipeline.tenancy import Tenant, new_tenant, waste_row, write_wastes_xlsx
-from .conftest import PREFECT_BIN, RealPrefectServer, stop_process_group
+from . import nights
+from .conftest import RealPrefectServer
 
 pytestmark = [
     pytest.mark.real_server,
@@ -40,7 +38,6 @@ pytestmark = [
 PROJECT = Path(__file__).resolve().parents[2]
 QUEUE = "pool-test"
 BUCKET = "pool"
-NIGHT_WAIT = 420.0  # a parent and two children, each a fresh process on a 2-core machine
 ROWS = {"acme-es": 24, "acme-pt": 18}  # over what DuckLake inlines in its catalog (10)
 
 
@@ -100,79 +97,15 @@ def pool(
         organizations=toml,
     )
     setup_prefect(settings, project_dir=PROJECT, say=lambda line: None)
-    from prefect.client.orchestration import get_client
-
-    with get_client(sync_client=True) as client:
-        client.create_work_queue(name=QUEUE, work_pool_name=POOL)
-    workers, folders, logs = [], [], []
-    for n in range(2):
-        home = tmp_path_factory.mktemp(f"worker-{n}")  # an empty folder, its own home
-        env = {**real_prefect_server.subprocess_env(), **s3.env(), "HOME": str(home)}
-        log = home / "worker.log"
-        with log.open("w") as out:
-            workers.append(
-                subprocess.Popen(
-                    [
-                        PREFECT_BIN,
-                        "worker",
-                        "start",
-                        "--pool",
-                        POOL,
-                        "--work-queue",
-                        QUEUE,
-                        "--limit",
-                        "2",
-                        "--name",
-                        f"pool-worker-{n}",
-                    ],
-                    cwd=home,
-                    env=env,
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )  # fmt: skip
-            )
-        folders.append(home)
-        logs.append(log)
-    try:
-        yield Pool(tenants, Warehouse(lake, data_path=data), s3, folders, logs)
-    finally:  # both at once: a worker takes up to 15 s to stop on SIGTERM
-        stopping = [threading.Thread(target=stop_process_group, args=(w,)) for w in workers]
-        for thread in stopping:
-            thread.start()
-        for thread in stopping:
-            thread.join()
+    homes = [tmp_path_factory.mktemp(f"worker-{n}") for n in range(2)]  # empty, its own home
+    env = {home: {**real_prefect_server.subprocess_env(), **s3.env(), "HOME": str(home)}
+           for home in homes}  # fmt: skip
+    with nights.pool_workers(QUEUE, homes, env) as logs:
+        yield Pool(tenants, Warehouse(lake, data_path=data), s3, homes, logs)
 
 
 def night(pool: Pool) -> tuple[Any, list[Any]]:
-    """One nightly run of the deployment on the test queue, waited for; it and its children."""
-    from prefect.client.orchestration import get_client
-    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterParentFlowRunId
-
-    with get_client(sync_client=True) as client:
-        nightly = client.read_deployment_by_name("nightly_load/nightly")
-        made = client.create_flow_run_from_deployment(nightly.id, work_queue_name=QUEUE)
-        started = time.monotonic()
-        while time.monotonic() - started < NIGHT_WAIT:
-            parent = client.read_flow_run(made.id)
-            if parent.state is not None and parent.state.is_final():
-                break
-            time.sleep(2)
-        children = client.read_flow_runs(
-            flow_run_filter=FlowRunFilter(
-                parent_flow_run_id=FlowRunFilterParentFlowRunId(any_=[made.id])
-            )
-        )
-    logs = "\n".join(log.read_text(errors="replace")[-3000:] for log in pool.logs)
-    assert parent.state is not None, logs
-    assert parent.state.is_final(), logs
-    print(f"\nthe nightly of two organizations from the store: {time.monotonic() - started:.1f} s")
-    return parent, sorted(children, key=lambda run: run.name)
-
-
-def service_wastes(tenant: Tenant) -> int:
-    with tenant.client() as client:
-        return sum(1 for _ in client.iter_wastes())
+    return nights.night(QUEUE, pool.logs, "the nightly of two organizations from the store")
 
 
 @pytest.fixture(scope="module")
@@ -192,7 +125,7 @@ def test_two_workers_sharing_no_disk_load_two_organizations_from_the_store_into_
     for child in children:
         assert child.state.is_completed(), child.state.message
     for name, tenant in pool.tenants.items():
-        assert service_wastes(tenant) == ROWS[name]
+        assert nights.service_wastes(tenant) == ROWS[name]
     landed = pool.lake.query(
         "SELECT organization_id, count(*) AS n, count(DISTINCT source_key) AS keys "
         "FROM emissions WHERE resource = 'wastes' GROUP BY ALL"
@@ -220,6 +153,6 @@ def test_a_second_night_from_the_store_creates_nothing(
         assert child.state.is_completed(), child.state.message
         assert ", loaded 0, " in child.state.message
     for name, tenant in pool.tenants.items():
-        assert service_wastes(tenant) == ROWS[name]
+        assert nights.service_wastes(tenant) == ROWS[name]
     landed = pool.lake.query("SELECT count(*) AS n FROM emissions WHERE resource = 'wastes'")
     assert int(landed["n"][0]) == sum(ROWS.values())

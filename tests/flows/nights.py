@@ -1,0 +1,85 @@
+"""The nightly of several organizations on a real server, shared by the modules that run it:
+workers of one pool on a queue of the test's own, a night started from the deployment and
+waited for, and what the service holds after."""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from emissions_etl.orchestration.setup import POOL
+
+from ..pipeline.tenancy import Tenant
+from .conftest import PREFECT_BIN, stop_process_group
+
+NIGHT_WAIT = 420.0  # a parent and two children, each a fresh process on a 2-core machine
+
+
+@contextmanager
+def pool_workers(
+    queue: str, homes: Sequence[Path], env_of: Mapping[Path, Mapping[str, str]]
+) -> Iterator[list[Path]]:
+    """One ``prefect worker start`` (two runs at once) per folder of ``homes``, run there with
+    its environment, polling ``queue`` only; stopped together at the end. Yields their logs."""
+    from prefect.client.orchestration import get_client
+
+    with get_client(sync_client=True) as client:
+        client.create_work_queue(name=queue, work_pool_name=POOL)
+    workers, logs = [], []
+    for n, home in enumerate(homes):
+        log = home / f"worker-{n}.log"
+        with log.open("w") as out:
+            workers.append(
+                subprocess.Popen(
+                    [PREFECT_BIN, "worker", "start", "--pool", POOL, "--work-queue", queue,
+                     "--limit", "2", "--name", f"{queue}-worker-{n}"],
+                    cwd=home, env=dict(env_of[home]), stdout=out, stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )  # fmt: skip
+            )
+        logs.append(log)
+    try:
+        yield logs
+    finally:  # both at once: a worker takes up to 15 s to stop on SIGTERM
+        stopping = [threading.Thread(target=stop_process_group, args=(w,)) for w in workers]
+        for thread in stopping:
+            thread.start()
+        for thread in stopping:
+            thread.join()
+
+
+def night(queue: str, logs: Sequence[Path], what: str) -> tuple[Any, list[Any]]:
+    """One nightly run of the deployment on ``queue``, waited for; it and its children."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterParentFlowRunId
+
+    with get_client(sync_client=True) as client:
+        nightly = client.read_deployment_by_name("nightly_load/nightly")
+        made = client.create_flow_run_from_deployment(nightly.id, work_queue_name=queue)
+        started = time.monotonic()
+        while time.monotonic() - started < NIGHT_WAIT:
+            parent = client.read_flow_run(made.id)
+            if parent.state is not None and parent.state.is_final():
+                break
+            time.sleep(2)
+        children = client.read_flow_runs(
+            flow_run_filter=FlowRunFilter(
+                parent_flow_run_id=FlowRunFilterParentFlowRunId(any_=[made.id])
+            )
+        )
+    tails = "\n".join(log.read_text(errors="replace")[-3000:] for log in logs)
+    assert parent.state is not None, tails
+    assert parent.state.is_final(), tails
+    print(f"\n{what}: {time.monotonic() - started:.1f} s")
+    return parent, sorted(children, key=lambda run: run.name)
+
+
+def service_wastes(tenant: Tenant) -> int:
+    """How many wastes the service holds for the tenant."""
+    with tenant.client() as client:
+        return sum(1 for _ in client.iter_wastes())
