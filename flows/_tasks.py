@@ -58,6 +58,44 @@ def warehouse_turn(organization: str | None = None) -> AbstractContextManager[No
     )
 
 
+def lake_attached(organization: str | None = None) -> AbstractContextManager[None]:
+    """The run's lake attached once for all its files and the sums (``Warehouse.attached``;
+    nothing for a DuckDB file)."""
+    return settings_for(organization, require=False).open_warehouse().attached()
+
+
+def upkeep_turn() -> AbstractContextManager[None]:
+    """The warehouse's turn for its upkeep: a file's (after the load writing it); none for a
+    lake that takes several writers, whose upkeep runs beside the loads."""
+    settings = settings_for(None, require=False)
+    run_id = flow_run.get_id()
+    return warehouse_turns.warehouse_turn(
+        settings.open_warehouse(),
+        say=get_run_logger().info,
+        flow_run_id=UUID(run_id) if run_id else None,
+    )
+
+
+@task(name="maintain warehouse", task_run_name="maintain warehouse")
+def maintain(retention_days: int | None = None) -> list[str]:
+    """Upkeep of the configured warehouse (``Warehouse.maintain``): each step logged, and the
+    whole as the artifact ``emissions-<deployment>-upkeep``."""
+    logger = get_run_logger()
+    settings = settings_for(None, require=False)
+    days = settings.warehouse_retention_days if retention_days is None else retention_days
+    warehouse = settings.open_warehouse(say=logger.info)
+    upkeep = warehouse.maintain(retention_days=days)
+    for line in upkeep.lines():
+        logger.info("%s", line)
+    create_markdown_artifact(
+        key=artifact_key("upkeep"),
+        markdown=f"### Upkeep of {warehouse.target}\n\n"
+        + "\n".join(f"- {line}" for line in upkeep.lines()),
+        description=f"Upkeep of {warehouse.target}",
+    )
+    return upkeep.lines()
+
+
 @task(name="plan inbox", task_run_name="plan inbox")
 def plan(inbox: str | None, organization: str | None = None) -> list[PlannedFile]:
     """Every file of the inbox (``organization``'s), and every sheet of its workbooks, parents

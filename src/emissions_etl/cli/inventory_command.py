@@ -17,11 +17,16 @@ import typer
 
 from emissions_etl.cli.consolidation_option import ConsolidationOption
 from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
-from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
+from emissions_etl.cli.warehouse_options import (
+    WarehouseDataOption,
+    WarehouseMemoryOption,
+    WarehouseOption,
+    WarehouseTempOption,
+    warehouse_settings,
+)
 
 if TYPE_CHECKING:
     from emissions_etl.inventory import Inventory
-
 
 
 def inventory_command(
@@ -49,6 +54,8 @@ def inventory_command(
     ] = None,
     warehouse: WarehouseOption = None,
     warehouse_data: WarehouseDataOption = None,
+    warehouse_memory: WarehouseMemoryOption = None,
+    warehouse_temp: WarehouseTempOption = None,
     consolidation: ConsolidationOption = None,
 ) -> None:
     """Write the GHG inventory: Scope 1, Scope 2, Scope 3 by category and the total (ESRS E1-6)."""
@@ -59,12 +66,12 @@ def inventory_command(
     from emissions_etl.inventory import check_target, read_inventory, write_inventory_file
     from emissions_etl.settings import Settings
 
-    given = {"warehouse": warehouse, "warehouse_data": warehouse_data}
+    given = warehouse_settings(warehouse, warehouse_data, warehouse_memory, warehouse_temp)
     try:
         check_target(out)
         reporting_year = _year(year)
         approach = consolidation_approach(consolidation)
-        settings = Settings(**{name: value for name, value in given.items() if value is not None})
+        settings = Settings(**given)
         source = settings.open_warehouse()
         if not source.target.exists:
             raise InputError(str(source.target), "no warehouse here")

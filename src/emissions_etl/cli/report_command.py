@@ -15,12 +15,21 @@ import typer
 
 from emissions_etl.cli.consolidation_option import ConsolidationOption
 from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
-from emissions_etl.cli.warehouse_options import WarehouseOption
+from emissions_etl.cli.warehouse_options import (
+    WarehouseDataOption,
+    WarehouseMemoryOption,
+    WarehouseOption,
+    WarehouseTempOption,
+    warehouse_settings,
+)
 
 
 def report_command(
     out: Annotated[Path, typer.Option("--out", help="HTML file to write (replaced whole).")],
     warehouse: WarehouseOption = None,
+    warehouse_data: WarehouseDataOption = None,
+    warehouse_memory: WarehouseMemoryOption = None,
+    warehouse_temp: WarehouseTempOption = None,
     consolidation: ConsolidationOption = None,
     organization: Annotated[
         str | None,
@@ -44,8 +53,9 @@ def report_command(
 
     try:
         approach = consolidation_approach(consolidation)
-        path = warehouse if warehouse is not None else Settings().warehouse
-        summary = write_report(path, out, consolidation=approach, organization=organization)
+        given = warehouse_settings(warehouse, warehouse_data, warehouse_memory, warehouse_temp)
+        source = Settings(**given).open_warehouse()
+        summary = write_report(source, out, consolidation=approach, organization=organization)
     except (InputError, ConfigurationError, ValidationError, ValueError) as error:
         fail_now(one_line(error), EXIT_UNUSABLE)
     except OSError as error:
@@ -53,7 +63,7 @@ def report_command(
     except EmissionsEtlError as error:
         fail_now(one_line(error), EXIT_FAILED)
     if summary.empty:
-        typer.echo(f"{out}: nothing is loaded in {path} yet (the page says so)")
+        typer.echo(f"{out}: nothing is loaded in {source.target} yet (the page says so)")
     else:
         typer.echo(
             f"{out}: {summary.records:,} records, {summary.co2e_kg:,.1f} kg co2e, "

@@ -113,6 +113,7 @@ def load_files(
     outcomes = []
     warehouse = settings.open_warehouse(say=notify)
     with ExitStack() as stack:
+        stack.enter_context(warehouse.attached())  # a lake: attached once for every file
         client = stack.enter_context(open_client(settings))
         if completion is None:
             webhooks = webhooks or WebhookSettings(warehouse=warehouse.target.location)

@@ -140,23 +140,27 @@ class WarehouseRunLog:
     def co2e_of_run_rows(self, resource: str, run_id: str) -> float:
         """co2e the records of the rows run ``run_id`` landed hold now: each record counted
         once, whether it names its row's key itself or through the mapping (a record not
-        calculated yet counts 0). Semi-joins on the run's keys, not the ``emissions`` view: the
-        view ranks every mapping and reads every row's payload, which a 200,000-row load does
-        not fit in the writer's 64 MB."""
+        calculated yet counts 0).
+
+        The run's keys, then their records' ids, then those records: each step a semi-join on
+        what the one before found, so its hash tables follow the run (and spill past the
+        memory limit), never the warehouse. Not the ``emissions`` view, which ranks every
+        mapping and reads every row's payload."""
         [(co2e,)] = self._con.execute(
             f"""
             WITH run_keys AS (
                 SELECT source_key FROM source_rows
                 WHERE {OWN} AND resource = ? AND run_id = ?
-            ), run_ids AS (
+            ), run_records AS (
                 SELECT remote_id FROM remote_ids
+                WHERE {OWN} AND resource = ? AND source_key IN (SELECT source_key FROM run_keys)
+                UNION
+                SELECT remote_id FROM remote_records
                 WHERE {OWN} AND resource = ? AND source_key IN (SELECT source_key FROM run_keys)
             )
             SELECT coalesce(sum(co2e_kg), 0) FROM remote_records
-            WHERE {OWN} AND resource = ?
-              AND (source_key IN (SELECT source_key FROM run_keys)
-                   OR remote_id IN (SELECT remote_id FROM run_ids))
+            WHERE {OWN} AND resource = ? AND remote_id IN (SELECT remote_id FROM run_records)
             """,
-            [self._organization_id, resource, run_id, *[self._organization_id, resource] * 2],
+            [self._organization_id, resource, run_id, *[self._organization_id, resource] * 3],
         ).fetchall()
         return float(co2e)
