@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import socket
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -45,23 +46,24 @@ def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) 
     return False
 
 
-def warehouse_turn(organization: str | None = None) -> AbstractContextManager[None]:
+@contextmanager
+def warehouse_turn(organization: str | None = None) -> Iterator[None]:
     """This run's turn on its warehouse: runs that write one warehouse take turns (in a lake,
-    runs that load one organization)."""
+    runs that load one organization); a lake is attached once for the run's files and sums
+    (``Warehouse.attached``)."""
     settings = settings_for(organization, require=False)
     run_id = flow_run.get_id()
-    return warehouse_turns.warehouse_turn(
-        settings.open_warehouse(),
-        say=get_run_logger().info,
-        flow_run_id=UUID(run_id) if run_id else None,
-        organization_id=settings.organization_id,
-    )
-
-
-def lake_attached(organization: str | None = None) -> AbstractContextManager[None]:
-    """The run's lake attached once for all its files and the sums (``Warehouse.attached``;
-    nothing for a DuckDB file)."""
-    return settings_for(organization, require=False).open_warehouse().attached()
+    warehouse = settings.open_warehouse()
+    with (
+        warehouse_turns.warehouse_turn(
+            warehouse,
+            say=get_run_logger().info,
+            flow_run_id=UUID(run_id) if run_id else None,
+            organization_id=settings.organization_id,
+        ),
+        warehouse.attached(),
+    ):
+        yield
 
 
 def upkeep_turn() -> AbstractContextManager[None]:

@@ -21,7 +21,6 @@ from emissions_etl.orchestration.run_states import (
 )
 from flows._tasks import (
     file_outcome,
-    lake_attached,
     load_one,
     not_loaded,
     plan,
@@ -69,7 +68,7 @@ def nightly_load(
         parameters = {"inbox": inbox, "strict": strict, "mirror": mirror,
                       "allow_mass_delete": allow_mass_delete}  # fmt: skip
         return each_organization(organizations, parameters)
-    with retried_only_on_outage(), warehouse_turn(organization), lake_attached(organization):
+    with retried_only_on_outage(), warehouse_turn(organization):
         outcomes = []
         for planned in plan(inbox, organization):
             if planned.spec is None:

@@ -29,6 +29,10 @@ from emissions_etl.warehouse._target import WarehouseTarget
 CONNECT_ATTEMPTS = 5
 CONNECT_PAUSE_SECONDS = 0.4
 
+#: A lake writer's inserts of at most this many rows go into the catalog, not a Parquet file
+#: of their own (DuckLake's data inlining; ``maintain-warehouse`` flushes them to files): a
+#: small nightly load wrote 4 files and 8 snapshots, and a year of them millions of files.
+INLINED_ROWS = 1000
 #: Freed memory DuckDB's allocator keeps for reuse before it hands it back (default 128 MiB):
 #: memory a load no longer uses should leave the process.
 ALLOCATOR_FLUSH_THRESHOLD = "16MiB"
@@ -139,6 +143,8 @@ def connect_target(
         )
         if read_only:
             options.append("READ_ONLY")
+        else:
+            options.append(f"DATA_INLINING_ROW_LIMIT {INLINED_ROWS}")
         clause = f" ({', '.join(options)})" if options else ""
         _attach(con, f"ATTACH '{_quoted(target.location)}' AS {LAKE_ALIAS}{clause}")
         con.execute(f"USE {LAKE_ALIAS}")

@@ -120,6 +120,18 @@ class WarehouseRemoteRecords:
             return
         frame = frame.reindex(columns=["facility_id", "name", "country", "type", "status"])
         frame = frame.drop_duplicates(subset=["facility_id"], keep="last")
+        with staged(self._con, frame) as name:
+            # Every load reads the directory; most nights it has not changed, and a lake would
+            # commit a snapshot and files for nothing.
+            [(changed,)] = self._con.execute(
+                f"SELECT count(*) FROM (SELECT CAST(facility_id AS VARCHAR), "
+                "CAST(name AS VARCHAR), CAST(country AS VARCHAR), CAST(type AS VARCHAR), "
+                f"CAST(status AS VARCHAR) FROM {name} EXCEPT SELECT facility_id, name, "
+                f"country, type, status FROM facilities WHERE {OWN})",
+                [self._organization_id],
+            ).fetchall()
+        if not changed:
+            return
         with staged(self._con, frame) as name, transaction(self._con):
             self._con.execute(
                 f"DELETE FROM facilities WHERE {OWN} AND facility_id IN "
