@@ -30,6 +30,23 @@ class ListingApi(Protocol):
 
 
 @dataclass(frozen=True)
+class Directory:
+    """Listed items a warehouse keeps a table of beside the records (the organization's
+    facilities, whose names label every report): each item as one row of ``columns``
+    (table column -> field of the item; a field the item lacks is left empty)."""
+
+    columns: Mapping[str, str]
+
+    def rows(self, items: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+        """``items`` as rows of the table."""
+        rows = [
+            {column: item[name] for column, name in self.columns.items() if name in item}
+            for item in items
+        ]
+        return pd.DataFrame(rows, columns=list(self.columns))
+
+
+@dataclass(frozen=True)
 class ReferenceList:
     """A list endpoint whose items are matched by any of ``keys`` (case-insensitive).
 
@@ -51,9 +68,9 @@ class ReferenceList:
     #: Names a template offers for ``column`` when no service is configured to list the
     #: organization's own (the ones the interface documents).
     offline_names: tuple[str, ...] = ()
-    #: The items are the organization's facilities: land them in the warehouse's ``facilities``
-    #: table, whose names label every report.
-    directory: bool = False
+    #: The items are a directory the warehouse keeps (the organization's facilities, landed in
+    #: its ``facilities`` table at each load whose resource looks them up); None: they are not.
+    directory: Directory | None = None
 
 
 @dataclass

@@ -20,8 +20,8 @@ from typing import Any, Protocol
 import pandas as pd
 
 from emissions_etl.domain.row_keys import source_of_key
-from emissions_etl.loading.pipeline import describe
 from emissions_etl.loading.ports import LoadWarehouse, WritableWarehouse
+from emissions_etl.loading.preparation import describe
 from emissions_etl.loading.readback import fetch_concurrently, fill_path, remote_frame
 from emissions_etl.resources import RESOURCES, ResourceSpec
 
@@ -58,8 +58,8 @@ def rebuild_warehouse(api: ListApi, warehouse: WritableWarehouse) -> list[Rebuil
             listed[spec.name] = items
             describe(writer, spec)
             rebuilt.append(_land(writer, spec, items))
-            if spec.readback.facility_field == "id":  # the facilities directory itself
-                _land_directory(writer, items)
+            if spec.directory is not None:  # the facilities: a directory the warehouse keeps
+                writer.records.land_facilities(spec.directory.rows(items))
     return rebuilt
 
 
@@ -107,10 +107,3 @@ def _land(
 
 def _key_of(key_of: Any, item: Mapping[str, Any]) -> str | None:
     return key_of(item) if key_of is not None else None
-
-
-def _land_directory(writer: LoadWarehouse, items: list[dict[str, Any]]) -> None:
-    rows = [{**item, "facility_id": item["id"]} for item in items]
-    writer.records.land_facilities(
-        pd.DataFrame(rows, columns=["facility_id", "name", "country", "type", "status"])
-    )

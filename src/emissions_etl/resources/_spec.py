@@ -17,7 +17,7 @@ import pandas as pd
 import pandera.pandas as pa
 
 from emissions_etl.client import LimitPolicy
-from emissions_etl.domain.references import ReferenceList, References
+from emissions_etl.domain.references import Directory, ReferenceList, References
 from emissions_etl.warehouse import InventoryRule
 
 #: Interface, Limits: "Records per request 5,000".
@@ -215,6 +215,9 @@ class ResourceSpec:
     #: over the record the service returned; None when its co2e sums other records' (the
     #: ``ghg_inventory`` view never counts those).
     inventory: InventoryRule | None = None
+    #: The records are a directory the warehouse keeps a table of (the facilities): a rebuild
+    #: from the service lands them there too. None: they are not.
+    directory: Directory | None = None
 
     @property
     def columns(self) -> tuple[str, ...]:

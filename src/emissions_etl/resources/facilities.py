@@ -31,7 +31,6 @@ from emissions_etl_schemas.facilities import (
     FacilityInput,
 )
 
-#: The organization's facilities, landed in the warehouse's ``facilities`` table at each load.
 _LIST_SEPARATORS = re.compile(r"\s*[,;/]\s*")
 
 
@@ -87,6 +86,8 @@ SPEC = ResourceSpec(
     prepare=prepare,
     to_records=to_records,
     lookups=(FACILITIES,),
+    # The organization's facilities, landed in the warehouse's ``facilities`` table at each load.
+    directory=FACILITIES.directory,
     write=SingleCreate(
         create_path="/v1/facilities", item_path="/v1/facilities/{id}", update_method="PUT"
     ),

@@ -1,0 +1,68 @@
+"""How one file is loaded: the options the CLI and the flows expose, the data set a file is a
+version of, and the parameters its run records."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from emissions_etl.loading.file_plan import SheetFate
+from emissions_etl.loading.inbox import source_of_folder
+from emissions_etl.profiles.inputs import ProfileInputs
+
+#: Called as work advances: (stage, rows just processed); stages "read", "sent", "calculated".
+ProgressCallback = Callable[[str, int], None]
+
+
+@dataclass(frozen=True)
+class LoadOptions:
+    """How to load one file; the same knobs the CLI and the flows expose."""
+
+    sheet: str | None = None
+    #: The sheets of a workbook to read, in this order, as one load (a workbook's plan gives
+    #: each resource its sheets); empty: ``sheet``, else every sheet whose header fits.
+    sheets: tuple[str, ...] = ()
+    strict: bool = False
+    dry_run: bool = False
+    encoding: str | None = None
+    delimiter: str | None = None
+    #: Rows read, validated and sent together. Batches overlap (one is read while the jobs of
+    #: the one before calculate), so small ones start sending sooner and hold less memory.
+    batch_rows: int = 25_000
+    #: Seconds to wait for records the service calculates later (the next run reads the rest).
+    settle_seconds: float = 60.0
+    #: Export profile the file is read through (``emissions-etl profiles``); None: the
+    #: resource's own columns, else its profile whose required headers the file has.
+    profile: str | None = None
+    #: The user's tables and defaults profiles use; None: the EMISSIONS_* settings.
+    profile_inputs: ProfileInputs | None = None
+    #: The data set the file is a version of: rows without a key are identified by their
+    #: content within it, and ``mirror`` deletes what it no longer has. None: the file's name.
+    source: str | None = None
+    #: The file is the whole truth for its source: the records of rows it no longer has are
+    #: deleted (guarded: see ``loading.mirror``).
+    mirror: bool = False
+    #: Let a mirror delete more than ``MASS_DELETE_SHARE`` of the source's records.
+    allow_mass_delete: bool = False
+
+    def for_sheets(self, sheets: tuple[str, ...]) -> LoadOptions:
+        """These options reading ``sheets`` (the same options when none are given)."""
+        return replace(self, sheets=sheets) if sheets else self
+
+
+def source_name(path: Path, options: LoadOptions) -> str:
+    """The data set ``path`` is a version of: ``options.source``, else the source its folder
+    names (``inbox/<resource>/<source>/``), else the file's name."""
+    return options.source or source_of_folder(path) or path.name
+
+
+def run_parameters(
+    path: Path, options: LoadOptions, workbook: Sequence[SheetFate]
+) -> Mapping[str, Any]:
+    """The run's parameters: the options, and where each sheet of the workbook went."""
+    parameters: dict[str, Any] = {"path": str(path), **asdict(options)}
+    if workbook:
+        parameters["workbook"] = [fate.record() for fate in workbook]
+    return parameters

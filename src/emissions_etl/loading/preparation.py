@@ -1,0 +1,30 @@
+"""What a run does before its first row: tell the warehouse what the resource is (what its
+co2e means, its analysts' view, its inventory rule) and fetch the reference lists its rows are
+resolved with, landing the ones that are directories the warehouse keeps (the facilities)."""
+
+from __future__ import annotations
+
+from emissions_etl.domain.references import ListingApi, References, fetch_references
+from emissions_etl.loading.ports import LoadWarehouse, RemoteRecords
+from emissions_etl.resources import ResourceSpec
+
+
+def describe(writer: LoadWarehouse, spec: ResourceSpec) -> None:
+    """Record what the resource's co2e means and (re)create its analyst view."""
+    writer.catalog.describe_resource(
+        spec.name, is_aggregate=spec.readback.is_aggregate, description=spec.description
+    )
+    writer.catalog.create_resource_view(
+        spec.name, [(c.name, c.sql_type, c.path or f"$.{c.name}") for c in spec.view_columns]
+    )
+    writer.inventory.declare_inventory_rule(spec.name, spec.inventory)
+
+
+def references_of(api: ListingApi, records: RemoteRecords, spec: ResourceSpec) -> References:
+    """The reference lists ``spec`` resolves with, read from the service; the lists that are a
+    directory (``ReferenceList.directory``) are landed in the warehouse as they are read."""
+    references = fetch_references(api, spec.lookups)
+    for table in references.values():
+        if table.spec.directory is not None:
+            records.land_facilities(table.spec.directory.rows(table.items))
+    return references
