@@ -4,7 +4,8 @@ nights add up, and what a DuckDB file needs.
 Every commit to a lake is a snapshot and every write a Parquet file (or rows inlined in the
 catalog); nothing tidies them by itself, and a query over a table of 3,000 small commits took
 20 times as long as over the same rows merged (issue #26). Upkeep, in DuckLake's own functions:
-inlined rows flushed to files, adjacent small files merged, files with many deleted rows
+a table's inlined rows flushed to a file once they make a file's worth, adjacent small files
+merged, files with many deleted rows
 rewritten, snapshots older than the retention expired (never one a filed inventory names:
 ``filed_inventories.snapshot_id``), then the files no snapshot needs deleted. Each step is a
 commit of its own, tried again when it conflicts with a load's: safe while loads run. A file
@@ -24,7 +25,7 @@ from pathlib import Path
 import duckdb
 
 from emissions_etl.warehouse._conflicts import retried_on_conflict
-from emissions_etl.warehouse._connection import LAKE_ALIAS
+from emissions_etl.warehouse._connection import INLINED_ROWS, LAKE_ALIAS
 
 #: How long a file no snapshot needs stays on disk before upkeep deletes it.
 FILE_GRACE = dt.timedelta(hours=1)
@@ -92,7 +93,7 @@ def maintain_lake(
     (0: every one but the current), files no snapshot needs deleted once ``grace`` has
     passed."""
     upkeep = Upkeep(before=_lake_figures(con), after=_lake_figures(con))
-    flushed = _call(con, "SELECT table_name, rows_flushed FROM ducklake_flush_inlined_data(?)")
+    flushed = _flush_inlined(con)
     upkeep.done.append(f"inlined rows flushed to files: {_per_table(flushed)}")
     merged = _call(
         con,
@@ -200,6 +201,32 @@ def wal_bytes(path: Path) -> int:
 def _call(con: duckdb.DuckDBPyConnection, sql: str) -> list[tuple]:
     """A DuckLake function over the lake, tried again when it conflicts with a load."""
     return retried_on_conflict(lambda: con.execute(sql, [LAKE_ALIAS]).fetchall())
+
+
+def _flush_inlined(con: duckdb.DuckDBPyConnection) -> list[tuple]:
+    """Flush to a file the rows inlined in the catalog of each table that holds at least
+    ``INLINED_ROWS`` of them (live or deleted): a night's small loads stay in the catalog until
+    they make a file's worth, and the small tables (runs, views, rules) never become files."""
+    metadata = f"__ducklake_metadata_{LAKE_ALIAS}"
+    inlined = con.execute(
+        f"SELECT t.table_name, i.table_name FROM {metadata}.ducklake_inlined_data_tables AS i "
+        f"JOIN {metadata}.ducklake_table AS t USING (table_id) WHERE t.end_snapshot IS NULL"
+    ).fetchall()
+    flushed: list[tuple] = []
+    for table, rows_table in inlined:
+        [(rows,)] = con.execute(f"SELECT count(*) FROM {metadata}.{rows_table}").fetchall()
+        if rows >= INLINED_ROWS:
+            flushed += _flush_table(con, str(table))
+    return flushed
+
+
+def _flush_table(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple]:
+    return retried_on_conflict(
+        lambda: con.execute(
+            "SELECT table_name, rows_flushed FROM ducklake_flush_inlined_data(?, table_name => ?)",
+            [LAKE_ALIAS, table],
+        ).fetchall()
+    )
 
 
 def _expire(con: duckdb.DuckDBPyConnection, retention_days: int) -> str:
