@@ -140,27 +140,37 @@ class WarehouseRunLog:
     def co2e_of_run_rows(self, resource: str, run_id: str) -> float:
         """co2e the records of the rows run ``run_id`` landed hold now: each record counted
         once, whether it names its row's key itself or through the mapping (a record not
-        calculated yet counts 0).
+        calculated yet counts 0). Not the ``emissions`` view, which ranks every mapping and
+        reads every row's payload.
 
-        The run's keys, then their records' ids, then those records: each step a semi-join on
-        what the one before found, so its hash tables follow the run (and spill past the
-        memory limit), never the warehouse. Not the ``emissions`` view, which ranks every
-        mapping and reads every row's payload."""
-        [(co2e,)] = self._con.execute(
-            f"""
-            WITH run_keys AS (
-                SELECT source_key FROM source_rows
-                WHERE {OWN} AND resource = ? AND run_id = ?
-            ), run_records AS (
+        The run's keys, then their records' ids, each kept in a temporary table before the
+        next step joins it: DuckDB knows their size exactly and builds its hash tables on
+        them, so memory follows the run. As one statement, it guessed half the warehouse for
+        the run's keys and hashed a whole table instead (out of memory at 64 MB)."""
+        params = [self._organization_id, resource]
+        try:
+            self._con.execute(
+                f"CREATE OR REPLACE TEMP TABLE _run_keys AS SELECT DISTINCT source_key "
+                f"FROM source_rows WHERE {OWN} AND resource = ? AND run_id = ?",
+                [*params, run_id],
+            )
+            self._con.execute(
+                f"""
+                CREATE OR REPLACE TEMP TABLE _run_records AS
                 SELECT remote_id FROM remote_ids
-                WHERE {OWN} AND resource = ? AND source_key IN (SELECT source_key FROM run_keys)
+                WHERE {OWN} AND resource = ? AND source_key IN (SELECT source_key FROM _run_keys)
                 UNION
                 SELECT remote_id FROM remote_records
-                WHERE {OWN} AND resource = ? AND source_key IN (SELECT source_key FROM run_keys)
+                WHERE {OWN} AND resource = ? AND source_key IN (SELECT source_key FROM _run_keys)
+                """,
+                params * 2,
             )
-            SELECT coalesce(sum(co2e_kg), 0) FROM remote_records
-            WHERE {OWN} AND resource = ? AND remote_id IN (SELECT remote_id FROM run_records)
-            """,
-            [self._organization_id, resource, run_id, *[self._organization_id, resource] * 3],
-        ).fetchall()
+            [(co2e,)] = self._con.execute(
+                f"SELECT coalesce(sum(co2e_kg), 0) FROM remote_records WHERE {OWN} "
+                "AND resource = ? AND remote_id IN (SELECT remote_id FROM _run_records)",
+                params,
+            ).fetchall()
+        finally:
+            self._con.execute("DROP TABLE IF EXISTS _run_keys")
+            self._con.execute("DROP TABLE IF EXISTS _run_records")
         return float(co2e)
