@@ -19,6 +19,7 @@ from emissions_etl.warehouse._delete_insert import (
     staged,
     transaction,
 )
+from emissions_etl.warehouse._resting import within_budget
 
 
 class WarehouseMappings:
@@ -127,6 +128,9 @@ class WarehouseMappings:
 
         The source's keys first, then their rows: the join holds the source's rows, never
         every row of the resource (which outgrew the memory limit)."""
+        return within_budget(self._con, lambda: self._gone_rows(resource, source_name, run_id))
+
+    def _gone_rows(self, resource: str, source_name: str, run_id: str) -> pd.DataFrame:
         return fetch_frame(
             self._con.execute(
                 f"""

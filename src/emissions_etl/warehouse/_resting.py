@@ -17,15 +17,21 @@ size without it). Rows a load deletes before its checkpoint never reach the file
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import duckdb
+
+T = TypeVar("T")
 
 #: What DuckDB may keep between two groups of rows a load lands: every megabyte kept is one
 #: more at the load's peak (200,000 rows peaked 45 MB higher when it kept 64 MiB).
 RESTING_LIMIT = "16MiB"
 #: The limit a file's checkpoint runs under: it compresses a column segment at a time.
 CHECKPOINT_LIMIT = "64MiB"
+#: The limit the statements over a whole run run under first (``within_budget``).
+RUN_BUDGET = "256MiB"
 #: A file writer's log is checkpointed once it holds this much (~40,000 waste rows). A
 #: checkpoint holds what it compresses outside DuckDB's limit: 200,000 rows peaked at 649 MB
 #: checkpointing every 256 MB of log, 602 MB every 128 MB, 568 MB every 64 MB (0.7 s slower).
@@ -60,6 +66,25 @@ def release(con: duckdb.DuckDBPyConnection, *, final: bool = False) -> None:
         con.execute(f"SET memory_limit = '{RESTING_LIMIT}'")
     except duckdb.OutOfMemoryException:
         pass  # a result still pins more: what could go has gone, DuckDB checkpoints later
+    finally:
+        con.execute(f"SET memory_limit = '{limit}'")
+
+
+def within_budget(con: duckdb.DuckDBPyConnection, statement: Callable[[], T]) -> T:
+    """``statement()`` run under ``RUN_BUDGET`` (DuckDB spills what exceeds it), then under the
+    full limit if that is not enough; for the statements a load runs once over its whole run
+    (the co2e of its rows, the rows its file no longer has), whose hash tables follow the file:
+    they come at the end, when the load's own frames are still resident, and would otherwise
+    take what the limit allows (a 1,000,000-row load peaked at 984 MB there)."""
+    [(limit,)] = con.execute("SELECT getvariable(?)", [_LIMIT]).fetchall()
+    if limit is None:
+        return statement()
+    con.execute(f"SET memory_limit = '{RUN_BUDGET}'")
+    try:
+        return statement()
+    except duckdb.OutOfMemoryException:
+        con.execute(f"SET memory_limit = '{limit}'")
+        return statement()
     finally:
         con.execute(f"SET memory_limit = '{limit}'")
 

@@ -22,6 +22,7 @@ from emissions_etl.warehouse._delete_insert import (
     require_columns,
     staged,
 )
+from emissions_etl.warehouse._resting import within_budget
 
 #: Origin columns of a canonical frame (sources: file, sheet, 1-based row); not imported from
 #: ``sources``, whose package brings every reader with it.
@@ -146,31 +147,36 @@ class WarehouseRunLog:
         The run's keys, then their records' ids, each kept in a temporary table before the
         next step joins it: DuckDB knows their size exactly and builds its hash tables on
         them, so memory follows the run. As one statement, it guessed half the warehouse for
-        the run's keys and hashed a whole table instead (out of memory at 64 MB)."""
+        the run's keys and hashed a whole table instead (out of memory at 64 MB). Run within
+        ``_resting.RUN_BUDGET``: a large run's keys spill rather than take the whole limit."""
         params = [self._organization_id, resource]
-        try:
-            self._con.execute(
-                f"CREATE OR REPLACE TEMP TABLE _run_keys AS SELECT DISTINCT source_key "
-                f"FROM source_rows WHERE {OWN} AND resource = ? AND run_id = ?",
-                [*params, run_id],
-            )
-            self._con.execute(
-                f"""
-                CREATE OR REPLACE TEMP TABLE _run_records AS
-                SELECT remote_id FROM remote_ids
-                WHERE {OWN} AND resource = ? AND source_key IN (SELECT source_key FROM _run_keys)
-                UNION
-                SELECT remote_id FROM remote_records
-                WHERE {OWN} AND resource = ? AND source_key IN (SELECT source_key FROM _run_keys)
-                """,
-                params * 2,
-            )
-            [(co2e,)] = self._con.execute(
-                f"SELECT coalesce(sum(co2e_kg), 0) FROM remote_records WHERE {OWN} "
-                "AND resource = ? AND remote_id IN (SELECT remote_id FROM _run_records)",
-                params,
-            ).fetchall()
-        finally:
-            self._con.execute("DROP TABLE IF EXISTS _run_keys")
-            self._con.execute("DROP TABLE IF EXISTS _run_records")
-        return float(co2e)
+
+        def co2e() -> float:
+            try:
+                self._con.execute(
+                    f"CREATE OR REPLACE TEMP TABLE _run_keys AS SELECT DISTINCT source_key "
+                    f"FROM source_rows WHERE {OWN} AND resource = ? AND run_id = ?",
+                    [*params, run_id],
+                )
+                self._con.execute(
+                    f"""
+                    CREATE OR REPLACE TEMP TABLE _run_records AS
+                    SELECT remote_id FROM remote_ids WHERE {OWN} AND resource = ?
+                    AND source_key IN (SELECT source_key FROM _run_keys)
+                    UNION
+                    SELECT remote_id FROM remote_records WHERE {OWN} AND resource = ?
+                    AND source_key IN (SELECT source_key FROM _run_keys)
+                    """,
+                    params * 2,
+                )
+                [(total,)] = self._con.execute(
+                    f"SELECT coalesce(sum(co2e_kg), 0) FROM remote_records WHERE {OWN} "
+                    "AND resource = ? AND remote_id IN (SELECT remote_id FROM _run_records)",
+                    params,
+                ).fetchall()
+                return float(total)
+            finally:
+                self._con.execute("DROP TABLE IF EXISTS _run_keys")
+                self._con.execute("DROP TABLE IF EXISTS _run_records")
+
+        return within_budget(self._con, co2e)
