@@ -16,7 +16,7 @@ from emissions_etl.errors import ConfigurationError, WarehouseMemoryError
 from emissions_etl.settings import Settings
 from emissions_etl.warehouse import MemorySettings, Warehouse, parse_memory
 from emissions_etl.warehouse._memory import MEMORY_SHARE, MINIMUM_BYTES, physical_memory
-from emissions_etl.warehouse._resting import RESTING_LIMIT
+from emissions_etl.warehouse._resting import EVICT_ABOVE
 from emissions_etl.warehouse._target import WarehouseTarget
 
 from .conftest import mapping_frame, source_frame
@@ -111,7 +111,7 @@ def test_a_writer_gives_back_what_duckdb_cached_once_rows_have_landed(
         landed = warehouse.query("SELECT count(*) AS n FROM source_rows")
 
     assert int(landed["n"][0]) == 50_000
-    assert int(held["held"][0]) <= parse_memory(RESTING_LIMIT)
+    assert int(held["held"][0]) <= EVICT_ABOVE
 
 
 def test_a_statement_past_the_limit_is_one_line_naming_the_setting(warehouse: Warehouse) -> None:

@@ -7,7 +7,9 @@ records peaked 200 MB higher than into an empty one). None of it is needed once 
 landed: ``release`` checkpoints a file whose write-ahead log has grown past ``CHECKPOINT_BYTES``
 under a low limit (``CHECKPOINT_LIMIT``: the checkpoint goes block by block instead of holding
 all it writes), lowers the limit to ``RESTING_LIMIT`` (DuckDB then writes appended rows to its
-spill folder and drops cached blocks, as it does under pressure), and restores it.
+spill folder and drops cached blocks, as it does under pressure), and restores it; while DuckDB
+holds less than ``EVICT_ABOVE`` it leaves it be (evicting costs I/O: 200 times in a
+1,000,000-row load, 2.5 s).
 
 A file's checkpoints never vacuum (``max_vacuum_tasks = 0``): vacuuming merges the row groups
 earlier loads wrote, and its cost grew with the table (measured on DuckDB 1.5.5: 150,000 rows
@@ -28,14 +30,17 @@ T = TypeVar("T")
 #: What DuckDB may keep between two groups of rows a load lands: every megabyte kept is one
 #: more at the load's peak (200,000 rows peaked 45 MB higher when it kept 64 MiB).
 RESTING_LIMIT = "16MiB"
+#: ``release`` gives back nothing while DuckDB holds less than this (what it may hold at rest).
+EVICT_ABOVE = 48 * 2**20
 #: The limit a file's checkpoint runs under: it compresses a column segment at a time.
 CHECKPOINT_LIMIT = "64MiB"
 #: The limit the statements over a whole run run under first (``within_budget``).
 RUN_BUDGET = "256MiB"
-#: A file writer's log is checkpointed once it holds this much (~40,000 waste rows). A
+#: A file writer's log is checkpointed once it holds this much (~80,000 waste rows). A
 #: checkpoint holds what it compresses outside DuckDB's limit: 200,000 rows peaked at 649 MB
-#: checkpointing every 256 MB of log, 602 MB every 128 MB, 568 MB every 64 MB (0.7 s slower).
-CHECKPOINT_BYTES = 64 * 2**20
+#: checkpointing every 256 MB of log, 574-580 MB every 128 MB, 543-568 MB every 64 MB; but
+#: each checkpoint costs half a second (1,000,000 rows: 10 s every 64 MB, 7.8 s every 128).
+CHECKPOINT_BYTES = 128 * 2**20
 #: DuckDB's own automatic checkpoint (under the full limit), should ``release`` not be called.
 AUTOMATIC_CHECKPOINT = "1GiB"
 #: DuckDB variables holding a connection's own limit and its file's log (``release``).
@@ -59,8 +64,11 @@ def release(con: duckdb.DuckDBPyConnection, *, final: bool = False) -> None:
     [(limit, wal)] = con.execute("SELECT getvariable(?), getvariable(?)", [_LIMIT, _WAL]).fetchall()
     if limit is None:
         return  # a connection ``_connection`` did not open: leave it as it is
+    checkpoint = wal is not None and (final or _size(Path(wal)) >= CHECKPOINT_BYTES)
+    if not checkpoint and _held(con) < EVICT_ABOVE:
+        return  # little held: evicting it would cost more I/O than it saves memory
     try:
-        if wal is not None and (final or _size(Path(wal)) >= CHECKPOINT_BYTES):
+        if checkpoint:
             con.execute(f"SET memory_limit = '{CHECKPOINT_LIMIT}'")
             con.execute("CHECKPOINT")
         con.execute(f"SET memory_limit = '{RESTING_LIMIT}'")
@@ -87,6 +95,13 @@ def within_budget(con: duckdb.DuckDBPyConnection, statement: Callable[[], T]) ->
         return statement()
     finally:
         con.execute(f"SET memory_limit = '{limit}'")
+
+
+def _held(con: duckdb.DuckDBPyConnection) -> int:
+    [(held,)] = con.execute(
+        "SELECT coalesce(sum(memory_usage_bytes), 0) FROM duckdb_memory()"
+    ).fetchall()
+    return int(held)
 
 
 def _size(path: Path) -> int:

@@ -152,6 +152,7 @@ class WarehouseRunLog:
         params = [self._organization_id, resource]
 
         def co2e() -> float:
+            self._con.begin()  # one transaction: a lake reads its catalog once, not five times
             try:
                 self._con.execute(
                     f"CREATE OR REPLACE TEMP TABLE _run_keys AS SELECT DISTINCT source_key "
@@ -176,7 +177,6 @@ class WarehouseRunLog:
                 ).fetchall()
                 return float(total)
             finally:
-                self._con.execute("DROP TABLE IF EXISTS _run_keys")
-                self._con.execute("DROP TABLE IF EXISTS _run_records")
+                self._con.rollback()  # nothing to keep: the temporary tables go with it
 
         return within_budget(self._con, co2e)
