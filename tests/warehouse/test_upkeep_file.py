@@ -5,7 +5,7 @@ says so."""
 from __future__ import annotations
 
 from emissions_etl.warehouse import Warehouse
-from emissions_etl.warehouse._upkeep import FileFigures
+from emissions_etl.warehouse._file_upkeep import FileFigures
 
 from .conftest import mapping_frame, remote_frame, source_frame
 

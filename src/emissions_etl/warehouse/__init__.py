@@ -14,11 +14,12 @@ from emissions_etl.warehouse._inventory import (
     ParentRecord,
     check_approach,
 )
+from emissions_etl.warehouse._lake_upkeep import FILED_INVENTORIES
 from emissions_etl.warehouse._memory import MemorySettings, parse_memory
 from emissions_etl.warehouse._remote_records import REMOTE_COLUMNS
 from emissions_etl.warehouse._runs import COUNT_COLUMNS, OUTCOMES
 from emissions_etl.warehouse._schema import SCHEMA_VERSION
-from emissions_etl.warehouse._upkeep import FILED_INVENTORIES, Upkeep
+from emissions_etl.warehouse._upkeep import Upkeep
 from emissions_etl.warehouse._warehouse import WRITER_WAIT_SECONDS, Warehouse
 from emissions_etl.warehouse._writer import WarehouseWriter
 

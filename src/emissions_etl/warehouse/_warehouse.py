@@ -27,7 +27,9 @@ from emissions_etl.warehouse._connection import (
     fetch_frame,
     warehouse_error,
 )
+from emissions_etl.warehouse._file_upkeep import maintain_file, wal_bytes
 from emissions_etl.warehouse._inventory import compose as compose_inventory
+from emissions_etl.warehouse._lake_upkeep import maintain_lake
 from emissions_etl.warehouse._lock import Say, WriterLock
 from emissions_etl.warehouse._memory import MemorySettings
 from emissions_etl.warehouse._schema import ORGANIZATION_TABLES, ensure_schema
@@ -38,7 +40,7 @@ from emissions_etl.warehouse._sessions import (
     session_cursor,
 )
 from emissions_etl.warehouse._target import WarehouseTarget
-from emissions_etl.warehouse._upkeep import Upkeep, maintain_file, maintain_lake, wal_bytes
+from emissions_etl.warehouse._upkeep import Upkeep
 from emissions_etl.warehouse._writer import WarehouseWriter
 
 #: Vectors of 2,048 rows ``stream`` hands out at a time (20,480 rows).
