@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import socket
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 from uuid import UUID
 
@@ -46,17 +47,56 @@ def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) 
     return False
 
 
-def warehouse_turn(organization: str | None = None) -> AbstractContextManager[None]:
+@contextmanager
+def warehouse_turn(organization: str | None = None) -> Iterator[None]:
     """This run's turn on its warehouse: runs that write one warehouse take turns (in a lake,
-    runs that load one organization)."""
+    runs that load one organization); a lake is attached once for the run's files and sums
+    (``Warehouse.attached``)."""
     settings = settings_for(organization, require=False)
+    run_id = flow_run.get_id()
+    warehouse = settings.open_warehouse()
+    with (
+        warehouse_turns.warehouse_turn(
+            warehouse,
+            say=get_run_logger().info,
+            flow_run_id=UUID(run_id) if run_id else None,
+            organization_id=settings.organization_id,
+        ),
+        warehouse.attached(),
+    ):
+        yield
+
+
+def upkeep_turn() -> AbstractContextManager[None]:
+    """The warehouse's turn for its upkeep: a file's (after the load writing it); none for a
+    lake that takes several writers, whose upkeep runs beside the loads."""
+    settings = settings_for(None, require=False)
     run_id = flow_run.get_id()
     return warehouse_turns.warehouse_turn(
         settings.open_warehouse(),
         say=get_run_logger().info,
         flow_run_id=UUID(run_id) if run_id else None,
-        organization_id=settings.organization_id,
     )
+
+
+@task(name="maintain warehouse", task_run_name="maintain warehouse")
+def maintain(retention_days: int | None = None) -> list[str]:
+    """Upkeep of the configured warehouse (``Warehouse.maintain``): each step logged, and the
+    whole as the artifact ``emissions-<deployment>-upkeep``."""
+    logger = get_run_logger()
+    settings = settings_for(None, require=False)
+    days = settings.warehouse_retention_days if retention_days is None else retention_days
+    warehouse = settings.open_warehouse(say=logger.info)
+    upkeep = warehouse.maintain(retention_days=days)
+    for line in upkeep.lines():
+        logger.info("%s", line)
+    publish_markdown(
+        key=artifact_key("upkeep"),
+        markdown=f"### Upkeep of {warehouse.target}\n\n"
+        + "\n".join(f"- {line}" for line in upkeep.lines()),
+        description=f"Upkeep of {warehouse.target}",
+    )
+    return upkeep.lines()
 
 
 @task(name="plan inbox", task_run_name="plan inbox")

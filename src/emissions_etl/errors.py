@@ -34,6 +34,8 @@ never from message text. User-facing commands turn any of them into one clear li
     ├── IngestJobError              an ingest job ended ``failed`` or was not finished in time
     ├── StrictModeError             ``--strict`` and at least one row was rejected
     ├── WarehouseError              the DuckDB file is locked by another writer or unusable
+    │   └── WarehouseMemoryError    DuckDB met its memory limit, or filled the disk it spills
+    │                               to: names the setting to raise
     └── ServiceOutageError          every file of a run failed on errors that pass (the service
                                     down): the run is tried again later
 """
@@ -235,6 +237,27 @@ class StrictModeError(EmissionsEtlError):
 
 class WarehouseError(EmissionsEtlError):
     """The DuckDB warehouse cannot be opened or written."""
+
+
+class WarehouseMemoryError(WarehouseError):
+    """DuckDB met its memory limit, or filled the disk it spills to; what a load landed before
+    stays landed. The message is one line naming the setting to raise (or the folder to
+    move)."""
+
+    def __init__(self, warehouse: str, reason: str, *, limit: str, spill_root: str) -> None:
+        self.disk_full = "No space left" in reason or "max_temp_directory_size" in reason
+        if self.disk_full:
+            advice = (
+                f"the disk DuckDB spills to ({spill_root}) is full: free space there, or move "
+                "it with EMISSIONS_WAREHOUSE_TEMP (--warehouse-temp)"
+            )
+        else:
+            advice = f"raise EMISSIONS_WAREHOUSE_MEMORY (--warehouse-memory), now {limit}"
+        super().__init__(f"{warehouse}: {reason}; {advice}")
+        self.warehouse = warehouse
+        self.reason = reason
+        self.limit = limit
+        self.spill_root = spill_root
 
 
 class ServiceOutageError(EmissionsEtlError):

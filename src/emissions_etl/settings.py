@@ -2,7 +2,9 @@
 
 Environment variables are the public contract: ``EMISSIONS_API_URL``, ``EMISSIONS_API_KEY``,
 ``EMISSIONS_ORGANIZATION_ID``, ``EMISSIONS_CA_FILE``, ``EMISSIONS_WAREHOUSE`` (and
-``EMISSIONS_WAREHOUSE_DATA`` for a DuckLake's data files),
+``EMISSIONS_WAREHOUSE_DATA`` for a DuckLake's data files; ``EMISSIONS_WAREHOUSE_MEMORY`` and
+``EMISSIONS_WAREHOUSE_TEMP`` for DuckDB's memory limit and spill folder,
+``EMISSIONS_WAREHOUSE_RETENTION_DAYS`` for how long a lake keeps its snapshots),
 ``EMISSIONS_LIMITS_FILE``, ``EMISSIONS_SHARED_LIMITS`` and ``EMISSIONS_CONSOLIDATION`` (the GHG
 inventory's consolidation approach); for Prefect deployments also ``EMISSIONS_INBOX`` and
 ``EMISSIONS_PROJECT_DIR`` (read when a run starts).
@@ -25,6 +27,10 @@ if TYPE_CHECKING:
     from emissions_etl.warehouse import Warehouse
 
 DEFAULT_WAREHOUSE = Path("warehouse.duckdb")
+#: Days a lake keeps the snapshots it replaced (``maintain-warehouse``): a month of nights, so
+#: last month's figures can be read again as they were at its close, and a month of replaced
+#: data files at most on disk. Filed inventories keep theirs for ever (``filed_inventories``).
+DEFAULT_RETENTION_DAYS = 30
 
 
 class Settings(BaseSettings):
@@ -52,6 +58,22 @@ class Settings(BaseSettings):
     warehouse_data: str | None = Field(
         default=None,
         description="Folder (or s3:// URL) of a DuckLake warehouse's data files",
+    )
+    warehouse_memory: str | None = Field(
+        default=None,
+        description="DuckDB's memory limit: a size (2GB, 512MiB) or a share of the machine's "
+        "memory (10%); default: an eighth of it. What does not fit spills to the temp folder",
+    )
+    warehouse_temp: str | None = Field(
+        default=None,
+        description="Folder DuckDB spills to (default: beside the warehouse file, a lake's "
+        "catalog file or its data folder)",
+    )
+    warehouse_retention_days: int = Field(
+        default=DEFAULT_RETENTION_DAYS,
+        ge=0,
+        description="Days a lake keeps the snapshots it replaced (maintain-warehouse); 0: the "
+        "current one only",
     )
     limits_file: Path = Field(
         default=DEFAULT_LIMITS_FILE,
@@ -96,16 +118,27 @@ class Settings(BaseSettings):
         path)."""
         return str(value) if isinstance(value, Path) else value
 
+    @field_validator("warehouse_memory")
+    @classmethod
+    def _memory_size(cls, value: str | None) -> str | None:
+        """A size DuckDB can take (checked here, so a typo fails before a load starts)."""
+        if value is not None:
+            from emissions_etl.warehouse import parse_memory
+
+            parse_memory(value)
+        return value
+
     def open_warehouse(self, *, say: Callable[[str], None] | None = None) -> Warehouse:
         """The configured warehouse, written for the configured organization; ``say`` receives
         what its writer says while another load holds it."""
-        from emissions_etl.warehouse import Warehouse
+        from emissions_etl.warehouse import MemorySettings, Warehouse
 
         return Warehouse(
             self.warehouse,
             data_path=self.warehouse_data,
             organization_id=self.organization_id,
             say=say,
+            memory=MemorySettings(limit=self.warehouse_memory, temp=self.warehouse_temp),
         )
 
     def require_api(self) -> tuple[str, SecretStr, str]:

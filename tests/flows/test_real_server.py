@@ -380,7 +380,7 @@ def test_setup_gives_the_warehouse_a_turn_and_the_deployments_their_alerts(
     assert any(line.startswith(f"global concurrency limit {name} (1 slot): created") for line in
                prepared.output)  # fmt: skip
     assert (len(failed), len(partial)) == (1, 1)
-    assert f"automation {FAILED_AUTOMATION!r} through {ALERTS_BLOCK} (2 deployments): created" in (
+    assert f"automation {FAILED_AUTOMATION!r} through {ALERTS_BLOCK} (3 deployments): created" in (
         prepared.output
     )
 
@@ -482,9 +482,7 @@ def run_logs(run: Any) -> list[Any]:
     from prefect.client.schemas.filters import LogFilter, LogFilterFlowRunId
 
     with get_client(sync_client=True) as client:
-        return client.read_logs(
-            log_filter=LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run.id]))
-        )
+        return client.read_logs(log_filter=LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run.id])))
 
 
 def file_runs(warehouse: Warehouse, inbox: Path) -> Any:
@@ -644,7 +642,9 @@ def test_the_ui_lists_the_runs_of_the_deployment_and_shows_their_artifacts(
         artifacts = {
             artifact.key.rsplit("-", 1)[-1]: artifact
             for artifact in client.read_artifacts(
-                artifact_filter=ArtifactFilter(flow_run_id=ArtifactFilterFlowRunId(any_=[partial.id]))
+                artifact_filter=ArtifactFilter(
+                    flow_run_id=ArtifactFilterFlowRunId(any_=[partial.id])
+                )
             )
         }
     assert set(artifacts) == {"summary", "rejects", "report"}

@@ -95,13 +95,3 @@ def test_load_run_summary_lists_runs_newest_first(warehouse: Warehouse) -> None:
     assert runs["run_id"].tolist() == [second, first]
     assert runs["outcome"].tolist() == ["succeeded", "running"]
     assert runs["duration_s"].iloc[0] >= 0
-
-
-def test_a_writer_that_reads_views_gets_a_readers_memory(warehouse: Warehouse) -> None:
-    limit = "SELECT current_setting('memory_limit') AS m"
-    with warehouse.writer():
-        loads = warehouse.query(limit)["m"].iloc[0]
-    with warehouse.writer(reads_views=True):
-        reads = warehouse.query(limit)["m"].iloc[0]
-
-    assert (loads, reads) == ("61.0 MiB", "244.1 MiB")  # 64 MB and 256 MB

@@ -18,7 +18,12 @@ from emissions_etl.cli.consolidation_option import ConsolidationOption
 from emissions_etl.cli.inventory_command import BaseYearOption, base_year_of, reading_year
 from emissions_etl.cli.organization_options import InventoryOrganizationOption, OrganizationsOption
 from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
-from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
+from emissions_etl.cli.warehouse_options import (
+    WarehouseDataOption,
+    WarehouseMemoryOption,
+    WarehouseOption,
+    WarehouseTempOption,
+)
 
 
 def file_inventory_command(
@@ -36,6 +41,8 @@ def file_inventory_command(
     ] = None,
     warehouse: WarehouseOption = None,
     warehouse_data: WarehouseDataOption = None,
+    warehouse_memory: WarehouseMemoryOption = None,
+    warehouse_temp: WarehouseTempOption = None,
     consolidation: ConsolidationOption = None,
 ) -> None:
     """File the GHG inventory of a year: its figures and lines, who filed it and when, and what
@@ -54,7 +61,7 @@ def file_inventory_command(
         reporting_year = reading_year(year)
         assert reporting_year is not None
         approach = consolidation_approach(consolidation)  # before the settings: names it
-        source = warehouse_at(warehouse, warehouse_data)
+        source = warehouse_at(warehouse, warehouse_data, warehouse_memory, warehouse_temp)
         filed, _ = file_inventory(
             source,
             year=reporting_year,

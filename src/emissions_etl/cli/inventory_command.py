@@ -22,7 +22,13 @@ from emissions_etl.cli.consolidation_option import ConsolidationOption
 from emissions_etl.cli.file_arguments import ANYWHERE
 from emissions_etl.cli.organization_options import InventoryOrganizationOption, OrganizationsOption
 from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
-from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
+from emissions_etl.cli.warehouse_options import (
+    WarehouseDataOption,
+    WarehouseMemoryOption,
+    WarehouseOption,
+    WarehouseTempOption,
+    warehouse_settings,
+)
 
 if TYPE_CHECKING:
     from emissions_etl.inventory import Evidence, Inventory, Restatement
@@ -101,6 +107,8 @@ def inventory_command(
     ] = None,
     warehouse: WarehouseOption = None,
     warehouse_data: WarehouseDataOption = None,
+    warehouse_memory: WarehouseMemoryOption = None,
+    warehouse_temp: WarehouseTempOption = None,
     consolidation: ConsolidationOption = None,
 ) -> None:
     """Write the GHG inventory: Scope 1, Scope 2, Scope 3 by category and the total (ESRS E1-6)."""
@@ -129,7 +137,7 @@ def inventory_command(
         if filed is not None and against is not None:
             raise ValueError("--filed writes a filed inventory, --against restates one: not both")
         approach = consolidation_approach(consolidation)  # before the settings: names it
-        source = warehouse_at(warehouse, warehouse_data)
+        source = warehouse_at(warehouse, warehouse_data, warehouse_memory, warehouse_temp)
         inventory, restatement = _inventories(
             source, year=reading_year(year), base_year=base_year_of(ctx, base_year, year),
             organization=organization, organizations=organizations, filed=filed,
@@ -161,14 +169,18 @@ def inventory_command(
             typer.echo(line)
 
 
-def warehouse_at(warehouse: str | None, warehouse_data: str | None) -> Warehouse:
+def warehouse_at(
+    warehouse: str | None,
+    warehouse_data: str | None,
+    warehouse_memory: str | None = None,
+    warehouse_temp: str | None = None,
+) -> Warehouse:
     """The warehouse the options or the EMISSIONS_* settings name; InputError if none is there."""
     from emissions_etl.errors import InputError
     from emissions_etl.settings import Settings
 
-    given = {"warehouse": warehouse, "warehouse_data": warehouse_data}
-    settings = Settings(**{name: value for name, value in given.items() if value is not None})
-    source = settings.open_warehouse()
+    given = warehouse_settings(warehouse, warehouse_data, warehouse_memory, warehouse_temp)
+    source = Settings(**given).open_warehouse()
     if not source.target.exists:
         raise InputError(str(source.target), "no warehouse here")
     return source

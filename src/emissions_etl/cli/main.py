@@ -20,7 +20,13 @@ from emissions_etl.cli.limit_options import LimitsFileOption, SharedLimitsOption
 from emissions_etl.cli.organization_options import OrganizationOption, OrganizationsOption
 from emissions_etl.cli.scrubbed_output import scrub_output
 from emissions_etl.cli.terminal import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE, fail, out, warn
-from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
+from emissions_etl.cli.warehouse_options import (
+    WarehouseDataOption,
+    WarehouseMemoryOption,
+    WarehouseOption,
+    WarehouseTempOption,
+    warehouse_settings,
+)
 from emissions_etl.cli.webhook_options import (
     WebhookFallbackOption,
     WebhookListenOption,
@@ -217,6 +223,8 @@ def load(
     rejects: RejectsOption = None,
     warehouse: WarehouseOption = None,
     warehouse_data: WarehouseDataOption = None,
+    warehouse_memory: WarehouseMemoryOption = None,
+    warehouse_temp: WarehouseTempOption = None,
     profile: ProfileOption = None,
     sector_map: SectorMapOption = None,
     default_country: DefaultCountryOption = None,
@@ -270,8 +278,7 @@ def load(
         planned = plan_inputs(files, resource or profile_resource(profile), sheet, profile)
         _warn_sheet_on_csv(planned, sheet)
         given = {
-            "warehouse": warehouse,
-            "warehouse_data": warehouse_data,
+            **warehouse_settings(warehouse, warehouse_data, warehouse_memory, warehouse_temp),
             "limits_file": limits_file,
             "shared_limits": shared_limits.value if shared_limits else None,
             "organizations": organizations,
@@ -429,6 +436,11 @@ app.command("profiles")(profiles_command)
 from emissions_etl.cli.rebuild_command import rebuild_command  # noqa: E402
 
 app.command("rebuild-warehouse")(rebuild_command)
+
+# The warehouse's upkeep (a lake's files and snapshots); DuckDB loads only when it runs.
+from emissions_etl.cli.maintain_command import maintain_command  # noqa: E402
+
+app.command("maintain-warehouse")(maintain_command)
 
 # Read-only SQL over the warehouse for analysts; DuckDB loads only when it runs.
 from emissions_etl.cli.sql_command import sql_command  # noqa: E402

@@ -7,12 +7,20 @@ from __future__ import annotations
 
 from emissions_etl.cli.limit_options import LimitsFileOption, SharedLimitsOption
 from emissions_etl.cli.terminal import EXIT_FAILED, EXIT_UNUSABLE, fail, out
-from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
+from emissions_etl.cli.warehouse_options import (
+    WarehouseDataOption,
+    WarehouseMemoryOption,
+    WarehouseOption,
+    WarehouseTempOption,
+    warehouse_settings,
+)
 
 
 def rebuild_command(
     warehouse: WarehouseOption = None,
     warehouse_data: WarehouseDataOption = None,
+    warehouse_memory: WarehouseMemoryOption = None,
+    warehouse_temp: WarehouseTempOption = None,
     limits_file: LimitsFileOption = None,
     shared_limits: SharedLimitsOption = None,
 ) -> None:
@@ -27,8 +35,7 @@ def rebuild_command(
     from emissions_etl.settings import Settings
 
     given = {
-        "warehouse": warehouse,
-        "warehouse_data": warehouse_data,
+        **warehouse_settings(warehouse, warehouse_data, warehouse_memory, warehouse_temp),
         "limits_file": limits_file,
         "shared_limits": shared_limits.value if shared_limits else None,
     }

@@ -18,7 +18,13 @@ from emissions_etl.cli.file_arguments import ANYWHERE
 from emissions_etl.cli.inventory_command import BaseYearOption, YearOption
 from emissions_etl.cli.organization_options import OrganizationsOption
 from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
-from emissions_etl.cli.warehouse_options import WarehouseOption
+from emissions_etl.cli.warehouse_options import (
+    WarehouseDataOption,
+    WarehouseMemoryOption,
+    WarehouseOption,
+    WarehouseTempOption,
+    warehouse_settings,
+)
 
 if TYPE_CHECKING:
     from emissions_etl.report import ReportSummary
@@ -30,6 +36,9 @@ def report_command(
         str, typer.Option("--out", help=f"HTML file to write, replaced whole ({ANYWHERE}).")
     ],
     warehouse: WarehouseOption = None,
+    warehouse_data: WarehouseDataOption = None,
+    warehouse_memory: WarehouseMemoryOption = None,
+    warehouse_temp: WarehouseTempOption = None,
     consolidation: ConsolidationOption = None,
     organization: Annotated[
         str | None,
@@ -68,10 +77,11 @@ def report_command(
 
     try:
         approach = consolidation_approach(consolidation)
-        path = warehouse if warehouse is not None else Settings().warehouse
+        given = warehouse_settings(warehouse, warehouse_data, warehouse_memory, warehouse_temp)
+        source = Settings(**given).open_warehouse()
         with written(as_path(out)) as local:
             summary = write_report(
-                path, local, consolidation=approach,
+                source, local, consolidation=approach,
                 organization=organization_id(organization, organizations),
                 year=reading_year(year), base_year=base_year_of(ctx, base_year, year),
                 against=against,
@@ -83,7 +93,7 @@ def report_command(
     except EmissionsEtlError as error:
         fail_now(one_line(error), EXIT_FAILED)
     if summary.empty:
-        typer.echo(f"{out}: nothing is loaded in {path} yet (the page says so)")
+        typer.echo(f"{out}: nothing is loaded in {source.target} yet (the page says so)")
     else:
         typer.echo(
             f"{out}: {headline(summary)}; {summary.records:,} records, {summary.runs:,} runs, "

@@ -1,16 +1,32 @@
 """``emissions-etl sql``: read-only SQL over the warehouse for analysts (registered by
 ``cli.main``): the DuckDB file opened read-only, or the DuckLake attached read-only, as plain
-DuckDB would. Exit codes: 0 printed, 2 the query or the warehouse cannot be used."""
+DuckDB would; the rows are fetched and printed a chunk at a time, so a result of any size
+prints (the table format shows the first ``TABLE_ROWS``). Exit codes: 0 printed, 2 the query
+or the warehouse cannot be used, 3 DuckDB ran out of memory (the line names the setting)."""
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from emissions_etl.cli.terminal import EXIT_UNUSABLE, fail, out
-from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
+from emissions_etl.cli.terminal import EXIT_FAILED, EXIT_UNUSABLE, fail, out
+from emissions_etl.cli.warehouse_options import (
+    WarehouseDataOption,
+    WarehouseMemoryOption,
+    WarehouseOption,
+    WarehouseTempOption,
+    warehouse_settings,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: Rows the table format shows (people read a screen, not a million rows).
+TABLE_ROWS = 1_000
 
 
 class OutputFormat(StrEnum):
@@ -20,9 +36,11 @@ class OutputFormat(StrEnum):
 
 
 def sql_command(
-    query: Annotated[str, typer.Argument(help="The query, e.g. \"SELECT * FROM emissions\".")],
+    query: Annotated[str, typer.Argument(help='The query, e.g. "SELECT * FROM emissions".')],
     warehouse: WarehouseOption = None,
     warehouse_data: WarehouseDataOption = None,
+    warehouse_memory: WarehouseMemoryOption = None,
+    warehouse_temp: WarehouseTempOption = None,
     output: Annotated[
         OutputFormat,
         typer.Option(
@@ -33,35 +51,63 @@ def sql_command(
     ] = OutputFormat.table,
 ) -> None:
     """Run a read-only query over the warehouse (the file, or the lake) and print its rows."""
+    from emissions_etl.errors import EmissionsEtlError, WarehouseMemoryError
+    from emissions_etl.settings import Settings
+
+    given = warehouse_settings(warehouse, warehouse_data, warehouse_memory, warehouse_temp)
+    try:
+        settings = Settings(**given)
+        chunks = settings.open_warehouse().stream(query)
+        first = next(chunks)  # the query runs here: its errors before any output
+        if output is OutputFormat.csv:
+            _print_csv(first, chunks)
+        elif output is OutputFormat.json:
+            _print_json(first, chunks)
+        else:
+            _print_table(first, chunks)
+    except WarehouseMemoryError as error:
+        raise fail(str(error), EXIT_FAILED) from None
+    except EmissionsEtlError as error:
+        raise fail(str(error), EXIT_UNUSABLE) from None
+
+
+def _print_csv(first: pd.DataFrame, chunks: Iterator[pd.DataFrame]) -> None:
+    """The rows as csv, a chunk at a time (a result of any size, never whole in memory)."""
+    import sys
+
+    first.to_csv(sys.stdout, index=False)
+    for chunk in chunks:
+        chunk.to_csv(sys.stdout, index=False, header=False)
+
+
+def _print_json(first: pd.DataFrame, chunks: Iterator[pd.DataFrame]) -> None:
+    """One JSON object a row, keyed by column name, a chunk at a time."""
     import sys
 
     import orjson
 
-    from emissions_etl.errors import EmissionsEtlError
-    from emissions_etl.settings import Settings
-
-    given = {"warehouse": warehouse, "warehouse_data": warehouse_data}
-    try:
-        settings = Settings(**{name: value for name, value in given.items() if value is not None})
-        frame = settings.open_warehouse().query(query)
-    except EmissionsEtlError as error:
-        raise fail(str(error), EXIT_UNUSABLE) from None
-    if output is OutputFormat.csv:
-        frame.to_csv(sys.stdout, index=False)
-    elif output is OutputFormat.json:
+    for frame in itertools.chain([first], chunks):
         for row in frame.astype(object).where(frame.notna(), None).to_dict("records"):
             sys.stdout.write(orjson.dumps(row, default=str).decode() + "\n")
-    else:
-        _print_table(frame)
 
 
-def _print_table(frame: object) -> None:
-    import pandas as pd
+def _print_table(first: pd.DataFrame, chunks: Iterator[pd.DataFrame]) -> None:
+    """A table for people: its first ``TABLE_ROWS`` rows, and how many more there are."""
     from rich.table import Table
 
-    assert isinstance(frame, pd.DataFrame)
-    table = Table(*[str(column) for column in frame.columns])
-    for row in frame.astype(object).where(frame.notna(), None).itertuples(index=False):
-        table.add_row(*("" if value is None else str(value) for value in row))
+    table = Table(*[str(column) for column in first.columns])
+    shown = 0
+    total = 0
+    for frame in itertools.chain([first], chunks):
+        total += len(frame)
+        room = frame.head(max(TABLE_ROWS - shown, 0))
+        for row in room.astype(object).where(room.notna(), None).itertuples(index=False):
+            table.add_row(*("" if value is None else str(value) for value in row))
+        shown += len(room)
     out.print(table)
-    out.print(f"{len(frame):,} row(s)", highlight=False)
+    more = (
+        f" ({total - shown:,} more not shown: --format csv prints them all)"
+        if total > shown
+        else ""
+    )
+    out.print(f"{total:,} row(s){more}", highlight=False)

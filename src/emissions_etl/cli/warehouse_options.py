@@ -1,5 +1,6 @@
-"""Command-line options naming the warehouse (the settings ``warehouse`` and
-``warehouse_data``), for every command that reads or writes it."""
+"""Command-line options naming the warehouse and how DuckDB runs it (the settings
+``warehouse``, ``warehouse_data``, ``warehouse_memory`` and ``warehouse_temp``), for every
+command that reads or writes it."""
 
 from __future__ import annotations
 
@@ -27,3 +28,40 @@ WarehouseDataOption = Annotated[
         "catalog file; required with a PostgreSQL catalog).",
     ),
 ]
+WarehouseMemoryOption = Annotated[
+    str | None,
+    typer.Option(
+        "--warehouse-memory",
+        envvar="EMISSIONS_WAREHOUSE_MEMORY",
+        show_envvar=True,
+        help="DuckDB's memory limit: a size (2GB, 512MiB) or a share of this machine's memory "
+        "(10%); default: an eighth of it. What does not fit spills to the temp folder.",
+    ),
+]
+WarehouseTempOption = Annotated[
+    str | None,
+    typer.Option(
+        "--warehouse-temp",
+        envvar="EMISSIONS_WAREHOUSE_TEMP",
+        show_envvar=True,
+        help="Folder DuckDB spills to when a statement needs more than its memory limit "
+        "(default: beside the warehouse file, a lake's catalog file or its data folder).",
+    ),
+]
+
+
+def warehouse_settings(
+    warehouse: str | None = None,
+    warehouse_data: str | None = None,
+    warehouse_memory: str | None = None,
+    warehouse_temp: str | None = None,
+) -> dict[str, str]:
+    """The warehouse options given on the command line, as ``Settings`` fields (an option
+    not given leaves its ``EMISSIONS_*`` variable, or the default, in force)."""
+    given = {
+        "warehouse": warehouse,
+        "warehouse_data": warehouse_data,
+        "warehouse_memory": warehouse_memory,
+        "warehouse_temp": warehouse_temp,
+    }
+    return {name: value for name, value in given.items() if value is not None}

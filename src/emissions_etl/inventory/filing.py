@@ -51,7 +51,7 @@ def file_inventory(
         warehouse.record_filed_inventory(_row(filed), None)
         return filed, inventory
     # What is read is what is frozen: no load comes in between.
-    with warehouse.writer(reads_views=True):
+    with warehouse.writer():
         inventory = read_inventory(warehouse, approach=approach, year=year,
                                    organization=organization, base_year=base_year)  # fmt: skip
         filed = _filed(inventory, by=by, note=note, snapshot_id=None)

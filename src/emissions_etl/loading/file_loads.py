@@ -113,12 +113,11 @@ def load_files(
     outcomes = []
     warehouse = settings.open_warehouse(say=notify)
     with ExitStack() as stack:
+        stack.enter_context(warehouse.attached())  # a lake: attached once for every file
         client = stack.enter_context(open_client(settings))
         if completion is None:
             webhooks = webhooks or WebhookSettings(warehouse=warehouse.target.location)
-            completion = stack.enter_context(
-                open_job_completion(client, webhooks, notify=notify)
-            )
+            completion = stack.enter_context(open_job_completion(client, webhooks, notify=notify))
         ordered = in_load_order(planned)
         for entry in ordered:
             if entry.spec is None:

@@ -15,13 +15,14 @@ def refresh_unsettled(api: ReadApi, records: RemoteRecords, spec: ResourceSpec) 
         return 0
     keys = dict(zip(stale["remote_id"], stale["source_key"], strict=True))
     fresh = remote_frame(read_records(api, spec.readback, stale), spec, keys)
-    records.land_remote_records(spec.name, fresh)
+    records.land_changed_records(spec.name, fresh)
     return len(fresh)
 
 
 def refresh_aggregates(api: ReadApi, warehouse: WritableWarehouse) -> int:
     """Read again every record whose co2e sums other records' (a facility's wastes, a vehicle's
-    consumptions): loaded before their children, they would keep the co2e of that moment."""
+    consumptions): loaded before their children, they would keep the co2e of that moment.
+    Only the records that changed are written again."""
     refreshed = 0
     with warehouse.writer() as writer:
         for spec in RESOURCES.values():
@@ -32,6 +33,6 @@ def refresh_aggregates(api: ReadApi, warehouse: WritableWarehouse) -> int:
                 continue
             keys = dict(zip(landed["remote_id"], landed["source_key"], strict=True))
             fresh = remote_frame(read_records(api, spec.readback, landed), spec, keys)
-            writer.records.land_remote_records(spec.name, fresh)
+            writer.records.land_changed_records(spec.name, fresh)
             refreshed += len(fresh)
     return refreshed

@@ -25,10 +25,13 @@ from emissions_etl.warehouse._inventory import (
     ParentRecord,
     check_approach,
 )
+from emissions_etl.warehouse._lake_upkeep import FILED_INVENTORIES
+from emissions_etl.warehouse._memory import MemorySettings, parse_memory
 from emissions_etl.warehouse._remote_records import REMOTE_COLUMNS
 from emissions_etl.warehouse._runs import COUNT_COLUMNS, OUTCOMES
 from emissions_etl.warehouse._schema import SCHEMA_VERSION
 from emissions_etl.warehouse._target import WarehouseTarget
+from emissions_etl.warehouse._upkeep import Upkeep
 from emissions_etl.warehouse._warehouse import WRITER_WAIT_SECONDS, Warehouse
 from emissions_etl.warehouse._writer import WarehouseWriter
 
@@ -40,15 +43,19 @@ __all__ = [
     "FILED_COLUMNS",
     "Freeze",
     "INVENTORY_RECORD_COLUMNS",
+    "FILED_INVENTORIES",
     "OUTCOMES",
     "InventoryRule",
+    "MemorySettings",
     "ParentRecord",
     "REMOTE_COLUMNS",
     "SCHEMA_VERSION",
+    "Upkeep",
     "WRITER_WAIT_SECONDS",
     "Warehouse",
     "WarehouseTarget",
     "WarehouseWriter",
     "check_approach",
     "inventory_records_sql",
+    "parse_memory",
 ]

@@ -44,9 +44,11 @@ class WarehouseCatalog:
         """A view named after ``resource``: its rows of ``emissions`` plus ``columns``
         (name, SQL type, JSON path) read from the record the service returned. A resource
         named like a warehouse table (``facilities``) has that table instead: no view."""
+        # duckdb_tables() of the database in use, not information_schema: on a lake that one
+        # reads every attached catalog, a tenth of a small load's time.
         table = self._con.execute(
-            "SELECT 1 FROM information_schema.tables WHERE table_name = ? "
-            "AND table_type = 'BASE TABLE'",
+            "SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() "
+            "AND table_name = ?",
             [resource],
         ).fetchall()
         if table:

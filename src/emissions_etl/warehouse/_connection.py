@@ -1,4 +1,5 @@
-"""Open the DuckDB file, retrying briefly while another program holds it, in UTC.
+"""Open the DuckDB file, retrying briefly while another program holds it, in UTC, with the
+memory limit and spill folder of ``_memory``.
 
 DuckDB refuses a second process at once (etl-anchors §4: "Could not set lock on file ...
 Conflicting lock is held in <exe> (PID n)"), e.g. an analyst's notebook; we retry a few times,
@@ -7,6 +8,7 @@ then raise one clear line instead of the driver's message.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 import warnings
@@ -16,10 +18,12 @@ import duckdb
 import pandas as pd
 from pandas.errors import Pandas4Warning
 
-from emissions_etl.errors import WarehouseError
+from emissions_etl.errors import WarehouseError, WarehouseMemoryError
 from emissions_etl.scrubbing import scrub
 from emissions_etl.warehouse._conflicts import is_conflict
 from emissions_etl.warehouse._extensions import forbid_downloads, load_packaged
+from emissions_etl.warehouse._memory import MemorySettings, shown, spill_closed, spill_folder
+from emissions_etl.warehouse._resting import prepare, release
 from emissions_etl.warehouse._store_secret import attach_store
 from emissions_etl.warehouse._target import WarehouseTarget
 
@@ -27,19 +31,13 @@ from emissions_etl.warehouse._target import WarehouseTarget
 CONNECT_ATTEMPTS = 5
 CONNECT_PAUSE_SECONDS = 0.4
 
-#: DuckDB's buffer cap (it defaults to 80 % of the machine's memory). A load appends batches of
-#: 25,000 rows and looks keys up: it needs little cache, and what does not fit spills to
-#: ``<file>.tmp``. At 256 MB DuckDB kept some 180 MB of the pages it had written, and a
-#: 200,000-row load peaked at 692 MB instead of 510 (bench_pipeline), at the same speed.
-WRITER_MEMORY_LIMIT = "64MB"
-#: Reports and analysts' queries scan whole views: more room before they spill.
-READER_MEMORY_LIMIT = "256MB"
-#: WAL size that triggers a checkpoint. A checkpoint writes the rows appended since the one before
-#: as row groups, and later checkpoints merge small row groups again: checkpointing every 25,000
-#: rows cost 1.9 s for 400,000 rows of one table, every 100,000 rows or more 0.4 s (measured,
-#: duckdb 2.0). A waste load writes some 1.5 KB of WAL a row, so 256 MB is one checkpoint every
-#: ~170,000 rows: a 400,000-row load spent 4.9 s checkpointing at 64 MB, 2.5 s at 256 MB.
-CHECKPOINT_THRESHOLD = "256MB"
+#: A lake writer's inserts of at most this many rows go into the catalog, not a Parquet file
+#: of their own (DuckLake's data inlining; ``maintain-warehouse`` flushes them to files): a
+#: small nightly load wrote 4 files and 8 snapshots, and a year of them millions of files.
+INLINED_ROWS = 1000
+#: Freed memory DuckDB's allocator keeps for reuse before it hands it back (default 128 MiB):
+#: memory a load no longer uses should leave the process.
+ALLOCATOR_FLUSH_THRESHOLD = "16MiB"
 _STORED_DATA_PATH = re.compile(r"Data path (?P<path>\S+) requires the extension httpfs")
 _HOLDER = re.compile(r"held in (?P<exe>\S+) \(PID (?P<pid>\d+)\)")
 
@@ -48,36 +46,42 @@ def connect(
     path: Path,
     *,
     read_only: bool = False,
+    memory: MemorySettings | None = None,
     attempts: int = CONNECT_ATTEMPTS,
     pause_seconds: float = CONNECT_PAUSE_SECONDS,
 ) -> duckdb.DuckDBPyConnection:
-    """A connection to ``path`` whose session reads timestamps in UTC."""
+    """A connection to ``path`` whose session reads timestamps in UTC, within ``memory``'s
+    limit and spilling to its folder."""
+    config = _engine_config(WarehouseTarget(str(path)), memory)
     for attempt in range(1, attempts + 1):
         try:
-            con = duckdb.connect(str(path), read_only=read_only)
+            con = duckdb.connect(str(path), read_only=read_only, config=config)
         except duckdb.ConnectionException as error:
             if not (read_only and "different configuration" in str(error)):
                 raise WarehouseError(f"{path}: cannot open ({first_line(error)})") from error
             # This process already holds the file read-write (another Warehouse object's
-            # writer); a read-write connect shares that instance instead of failing.
-            con = duckdb.connect(str(path))
+            # writer); a read-write connect with that one's settings shares its instance (and
+            # its spill folder) instead of failing.
+            spill_closed(Path(str(config["temp_directory"])))
+            con = duckdb.connect(str(path), config=_writers.get(str(path), {}))
             con.execute("SET TimeZone = 'UTC'")
             return con
         except duckdb.IOException as error:
+            if not _is_lock_error(error) or attempt == attempts:
+                spill_closed(Path(str(config["temp_directory"])))
             if not _is_lock_error(error):
                 raise WarehouseError(f"{path}: cannot open ({first_line(error)})") from error
             if attempt == attempts:
                 raise WarehouseError(_lock_message(path, error)) from error
             time.sleep(pause_seconds)
         except duckdb.Error as error:
+            spill_closed(Path(str(config["temp_directory"])))
             raise WarehouseError(f"{path}: cannot open ({first_line(error)})") from error
         else:
-            con.execute("SET TimeZone = 'UTC'")
-            limit = READER_MEMORY_LIMIT if read_only else WRITER_MEMORY_LIMIT
-            con.execute(f"SET memory_limit = '{limit}'")
+            _session(con, config, None if read_only else path.with_name(path.name + ".wal"))
             if not read_only:
-                con.execute(f"SET checkpoint_threshold = '{CHECKPOINT_THRESHOLD}'")
-            return con
+                _writers[str(path)] = config
+            return _opened(con, config)
     raise AssertionError("unreachable")  # the loop returns or raises
 
 
@@ -90,6 +94,14 @@ def fetch_frame(result: duckdb.DuckDBPyConnection) -> pd.DataFrame:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*inplace.*", category=Pandas4Warning)
         return result.df()
+
+
+def fetch_chunk(result: duckdb.DuckDBPyConnection, vectors: int) -> pd.DataFrame:
+    """The next ``vectors`` x 2,048 rows of the executed statement, as ``fetch_frame`` gives
+    them (empty once every row was fetched)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*inplace.*", category=Pandas4Warning)
+        return result.fetch_df_chunk(vectors)
 
 
 def first_line(error: BaseException) -> str:
@@ -114,13 +126,15 @@ LAKE_ALIAS = "lake"
 
 
 def connect_target(
-    target: WarehouseTarget, *, read_only: bool = False
+    target: WarehouseTarget, *, read_only: bool = False, memory: MemorySettings | None = None
 ) -> duckdb.DuckDBPyConnection:
     """A connection to the warehouse ``target``: its DuckDB file, or an in-memory DuckDB with
-    the lake attached (extensions from their packages) and in use."""
+    the lake attached (extensions from their packages) and in use; within ``memory``'s limit,
+    spilling to its folder. Close it with ``close``."""
     if not target.is_lake:
-        return connect(target.path, read_only=read_only)
-    con = duckdb.connect()
+        return connect(target.path, read_only=read_only, memory=memory)
+    config = _engine_config(target, memory)
+    con = _opened(duckdb.connect(config=config), config)
     try:
         forbid_downloads(con)
         load_packaged(con, "ducklake")
@@ -136,6 +150,8 @@ def connect_target(
             options.append(f"SNAPSHOT_VERSION {int(target.snapshot)}")
         if read_only or target.snapshot is not None:
             options.append("READ_ONLY")
+        else:
+            options.append(f"DATA_INLINING_ROW_LIMIT {INLINED_ROWS}")
         clause = f" ({', '.join(options)})" if options else ""
         statement = f"ATTACH '{_quoted(target.location)}' AS {LAKE_ALIAS}{clause}"
         try:
@@ -149,18 +165,103 @@ def connect_target(
             attach_store(con, stored["path"])
             _attach(con, statement)
         con.execute(f"USE {LAKE_ALIAS}")
-        con.execute("SET TimeZone = 'UTC'")
-        limit = READER_MEMORY_LIMIT if read_only else WRITER_MEMORY_LIMIT
-        con.execute(f"SET memory_limit = '{limit}'")
+        _session(con, config, None)
     except WarehouseError:
-        con.close()
+        close(con)
         raise
     except duckdb.Error as error:
-        con.close()
+        close(con)
         raise WarehouseError(
             f"{target}: cannot attach the lake ({_masked(first_line(error), target)})"
         ) from error
     return con
+
+
+#: DuckDB's start-up settings, as ``duckdb.connect(config=...)`` takes them.
+EngineConfig = dict[str, str | bool | int | float | list[str]]
+
+
+def cursor_of(con: duckdb.DuckDBPyConnection, memory: MemorySettings) -> duckdb.DuckDBPyConnection:
+    """A connection of its own to ``con``'s DuckDB, the lake in use and its session ready as
+    ``connect_target`` makes them (close it with ``close``: the DuckDB stays open)."""
+    cursor = con.cursor()
+    try:
+        cursor.execute(f"USE {LAKE_ALIAS}")
+        _session(cursor, {"memory_limit": memory.duckdb_limit()}, None)
+    except duckdb.Error:
+        cursor.close()
+        raise
+    return cursor
+
+
+def _engine_config(target: WarehouseTarget, memory: MemorySettings | None) -> EngineConfig:
+    """DuckDB's start-up settings: the memory limit, and a spill folder of the connection's
+    own (its parent made here: DuckDB makes only the last folder of the path)."""
+    memory = memory or MemorySettings()
+    try:
+        folder = spill_folder(target, memory)
+    except OSError as error:
+        raise WarehouseError(
+            f"cannot make the folder DuckDB spills to, {memory.spill_root(target)} "
+            f"({error.strerror}): set EMISSIONS_WAREHOUSE_TEMP (--warehouse-temp) to a folder "
+            "this user can write"
+        ) from error
+    return {"memory_limit": memory.duckdb_limit(), "temp_directory": str(folder)}
+
+
+def _session(con: duckdb.DuckDBPyConnection, config: EngineConfig, wal: Path | None) -> None:
+    """Timestamps in UTC; no progress bar (DuckDB draws one on the terminal during a long
+    query, in the middle of a command's output); what a writer gives back between groups of
+    rows (``_resting``; ``wal``: a file writer's log); DuckDB's allocator hands freed memory
+    back to the system sooner."""
+    con.execute("SET TimeZone = 'UTC'")
+    con.execute("SET enable_progress_bar = false")
+    prepare(con, limit=str(config["memory_limit"]), wal=wal)
+    con.execute(f"SET allocator_flush_threshold = '{ALLOCATOR_FLUSH_THRESHOLD}'")
+
+
+#: The spill folder of each connection opened here, by the connection's id.
+_spill_folders: dict[int, Path] = {}
+#: The settings of the file each read-write connection of this process holds, by path (a
+#: reader of the same file in this process shares that instance: DuckDB wants the same).
+_writers: dict[str, EngineConfig] = {}
+
+
+def _opened(con: duckdb.DuckDBPyConnection, config: EngineConfig) -> duckdb.DuckDBPyConnection:
+    _spill_folders[id(con)] = Path(str(config["temp_directory"]))
+    return con
+
+
+def close(con: duckdb.DuckDBPyConnection) -> None:
+    """Close ``con``: a file writer's last checkpoint under the resting limit (``_resting``),
+    then DuckDB removes its spill folder, ``spill_closed`` the root once empty (a cursor, or a
+    connection sharing another's instance, has no folder of its own)."""
+    if id(con) in _spill_folders:
+        with contextlib.suppress(duckdb.Error):  # closing checkpoints anyway
+            release(con, final=True)
+    con.close()
+    folder = _spill_folders.pop(id(con), None)
+    if folder is not None:
+        spill_closed(folder)
+        for path, config in list(_writers.items()):
+            if config["temp_directory"] == str(folder):
+                del _writers[path]
+
+
+def warehouse_error(
+    target: WarehouseTarget, error: duckdb.Error, memory: MemorySettings | None = None
+) -> WarehouseError:
+    """``error`` as one line naming the warehouse; a limit met names the setting to raise."""
+    text = _masked(first_line(error), target)
+    if isinstance(error, duckdb.OutOfMemoryException) or "No space left" in text:
+        memory = memory or MemorySettings()
+        return WarehouseMemoryError(
+            str(target),
+            text,
+            limit=memory.limit or f"{shown(memory.limit_bytes())}, {memory.default_share()}",
+            spill_root=str(memory.spill_root(target)),
+        )
+    return WarehouseError(f"{target}: {text}")
 
 
 def _attach(con: duckdb.DuckDBPyConnection, statement: str) -> None:

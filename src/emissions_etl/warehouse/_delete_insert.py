@@ -17,6 +17,8 @@ import duckdb
 import pandas as pd
 import pyarrow as pa
 
+from emissions_etl.warehouse._resting import release
+
 _names = itertools.count()
 
 #: Rows of the writer's organization (null: a warehouse of one organization, not named).
@@ -103,6 +105,7 @@ def delete_insert(
             f"{select} FROM {name}",
             [organization_id, resource, *params],
         )
+    release(con)
 
 
 def delete_keys(

@@ -19,6 +19,7 @@ from emissions_etl.warehouse._delete_insert import (
     staged,
     transaction,
 )
+from emissions_etl.warehouse._resting import within_budget
 
 
 class WarehouseMappings:
@@ -123,16 +124,36 @@ class WarehouseMappings:
 
     def gone_rows(self, resource: str, source_name: str, run_id: str) -> pd.DataFrame:
         """source_key, remote_id and origin (file, sheet, row) of the records of
-        ``source_name`` whose rows run ``run_id`` did not land: rows its file no longer has."""
+        ``source_name`` whose rows run ``run_id`` did not land: rows its file no longer has.
+
+        The source's keys first, then their rows: the join holds the source's rows, never
+        every row of the resource (which outgrew the memory limit)."""
+        return within_budget(self._con, lambda: self._gone_rows(resource, source_name, run_id))
+
+    def _gone_rows(self, resource: str, source_name: str, run_id: str) -> pd.DataFrame:
         return fetch_frame(
             self._con.execute(
-                "SELECT m.source_key, m.remote_id, s.source_file, s.source_sheet, s.source_row "
-                "FROM remote_ids AS m LEFT JOIN source_rows AS s "
-                "ON s.organization_id IS NOT DISTINCT FROM m.organization_id "
-                "AND s.resource = m.resource AND s.source_key = m.source_key "
-                f"WHERE m.{OWN} AND m.resource = ? AND m.source_name = ? "
-                "AND s.run_id IS DISTINCT FROM ? ORDER BY s.source_file, s.source_row",
-                [self._organization_id, resource, source_name, run_id],
+                f"""
+                WITH mine AS (
+                    SELECT source_key, remote_id FROM remote_ids
+                    WHERE {OWN} AND resource = ? AND source_name = ?
+                ), rows AS (
+                    SELECT source_key, source_file, source_sheet, source_row, run_id
+                    FROM source_rows
+                    WHERE {OWN} AND resource = ? AND source_key IN (SELECT source_key FROM mine)
+                )
+                SELECT m.source_key, m.remote_id, s.source_file, s.source_sheet, s.source_row
+                FROM mine AS m LEFT JOIN rows AS s USING (source_key)
+                WHERE s.run_id IS DISTINCT FROM ? ORDER BY s.source_file, s.source_row
+                """,
+                [
+                    self._organization_id,
+                    resource,
+                    source_name,
+                    self._organization_id,
+                    resource,
+                    run_id,
+                ],
             )
         )
 

@@ -13,6 +13,7 @@ import pandas as pd
 from emissions_etl.warehouse._conflicts import retrying
 from emissions_etl.warehouse._connection import fetch_frame
 from emissions_etl.warehouse._delete_insert import OWN, require_columns, staged, transaction
+from emissions_etl.warehouse._resting import release
 
 
 class WarehousePendingMarks:
@@ -56,6 +57,7 @@ class WarehousePendingMarks:
                 f"CAST(remote_id AS VARCHAR) AS remote_id, now() AS created_at FROM {name}",
                 [self._organization_id, resource, run_id],
             )
+        release(self._con)
 
     def pending(self, resource: str) -> pd.DataFrame:
         """idempotency_key, run_id, source_key, source_hash, payload (JSON text), remote_id and
@@ -82,3 +84,4 @@ class WarehousePendingMarks:
                 "(SELECT unnest(?::VARCHAR[]))",
                 [self._organization_id, resource, keys],
             )
+            release(self._con)

@@ -36,6 +36,15 @@ REMOTE_COLUMNS = (
 )
 
 
+#: A record's columns as ``land_changed_records`` compares them (``prefix``: the table's alias).
+_COMPARED = (
+    "CAST({prefix}remote_id AS VARCHAR), CAST({prefix}source_key AS VARCHAR), "
+    "CAST({prefix}activity_date AS DATE), CAST({prefix}co2e_kg AS DOUBLE), "
+    "CAST({prefix}status AS VARCHAR), CAST({prefix}facility_id AS VARCHAR), "
+    "CAST({prefix}remote_updated_at AS TIMESTAMPTZ), CAST(CAST({prefix}payload AS JSON) AS VARCHAR)"
+)
+
+
 class WarehouseRemoteRecords:
     """The read-back records of one organization (``organization_id``) over one open
     connection."""
@@ -63,6 +72,27 @@ class WarehouseRemoteRecords:
             "CAST(remote_updated_at AS TIMESTAMPTZ) AS remote_updated_at, "
             "CAST(payload AS JSON) AS payload, now() AS landed_at",
         )
+
+    @retrying
+    def land_changed_records(self, resource: str, frame: pd.DataFrame) -> int:
+        """Upsert the records of ``frame`` that differ from those the warehouse holds, and
+        return how many: a refresh mostly reads again what it has, and writing it all again
+        would rewrite every sum's row (a lake: files and a snapshot) each run."""
+        require_columns(frame, ("remote_id",), "land_changed_records")
+        frame = frame.reindex(columns=list(REMOTE_COLUMNS))
+        if frame.empty:
+            return 0
+        with staged(self._con, frame) as name:
+            changed = self._con.execute(
+                f"SELECT {_COMPARED.format(prefix='')} FROM {name} EXCEPT "
+                f"SELECT {_COMPARED.format(prefix='r.')} FROM remote_records AS r "
+                f"WHERE r.{OWN} AND r.resource = ? "
+                f"AND r.remote_id IN (SELECT CAST(remote_id AS VARCHAR) FROM {name})",
+                [self._organization_id, resource],
+            ).fetchall()
+        ids = {str(row[0]) for row in changed}
+        self.land_remote_records(resource, frame[frame["remote_id"].astype(str).isin(ids)])
+        return len(ids)
 
     @retrying
     def replace_remote_records(self, resource: str, frame: pd.DataFrame) -> None:
@@ -120,6 +150,18 @@ class WarehouseRemoteRecords:
             return
         frame = frame.reindex(columns=["facility_id", "name", "country", "type", "status"])
         frame = frame.drop_duplicates(subset=["facility_id"], keep="last")
+        with staged(self._con, frame) as name:
+            # Every load reads the directory; most nights it has not changed, and a lake would
+            # commit a snapshot and files for nothing.
+            [(changed,)] = self._con.execute(
+                f"SELECT count(*) FROM (SELECT CAST(facility_id AS VARCHAR), "
+                "CAST(name AS VARCHAR), CAST(country AS VARCHAR), CAST(type AS VARCHAR), "
+                f"CAST(status AS VARCHAR) FROM {name} EXCEPT SELECT facility_id, name, "
+                f"country, type, status FROM facilities WHERE {OWN})",
+                [self._organization_id],
+            ).fetchall()
+        if not changed:
+            return
         with staged(self._con, frame) as name, transaction(self._con):
             self._con.execute(
                 f"DELETE FROM facilities WHERE {OWN} AND facility_id IN "

@@ -22,6 +22,7 @@ from emissions_etl.warehouse._delete_insert import (
     require_columns,
     staged,
 )
+from emissions_etl.warehouse._resting import within_budget
 
 #: Origin columns of a canonical frame (sources: file, sheet, 1-based row); not imported from
 #: ``sources``, whose package brings every reader with it.
@@ -142,23 +143,42 @@ class WarehouseRunLog:
     def co2e_of_run_rows(self, resource: str, run_id: str) -> float:
         """co2e the records of the rows run ``run_id`` landed hold now: each record counted
         once, whether it names its row's key itself or through the mapping (a record not
-        calculated yet counts 0). Semi-joins on the run's keys, not the ``emissions`` view: the
-        view ranks every mapping and reads every row's payload, which a 200,000-row load does
-        not fit in the writer's 64 MB."""
-        [(co2e,)] = self._con.execute(
-            f"""
-            WITH run_keys AS (
-                SELECT source_key FROM source_rows
-                WHERE {OWN} AND resource = ? AND run_id = ?
-            ), run_ids AS (
-                SELECT remote_id FROM remote_ids
-                WHERE {OWN} AND resource = ? AND source_key IN (SELECT source_key FROM run_keys)
-            )
-            SELECT coalesce(sum(co2e_kg), 0) FROM remote_records
-            WHERE {OWN} AND resource = ?
-              AND (source_key IN (SELECT source_key FROM run_keys)
-                   OR remote_id IN (SELECT remote_id FROM run_ids))
-            """,
-            [self._organization_id, resource, run_id, *[self._organization_id, resource] * 2],
-        ).fetchall()
-        return float(co2e)
+        calculated yet counts 0). Not the ``emissions`` view, which ranks every mapping and
+        reads every row's payload.
+
+        The run's keys, then their records' ids, each kept in a temporary table before the
+        next step joins it: DuckDB knows their size exactly and builds its hash tables on
+        them, so memory follows the run. As one statement, it guessed half the warehouse for
+        the run's keys and hashed a whole table instead (out of memory at 64 MB). Run within
+        ``_resting.RUN_BUDGET``: a large run's keys spill rather than take the whole limit."""
+        params = [self._organization_id, resource]
+
+        def co2e() -> float:
+            self._con.begin()  # one transaction: a lake reads its catalog once, not five times
+            try:
+                self._con.execute(
+                    f"CREATE OR REPLACE TEMP TABLE _run_keys AS SELECT DISTINCT source_key "
+                    f"FROM source_rows WHERE {OWN} AND resource = ? AND run_id = ?",
+                    [*params, run_id],
+                )
+                self._con.execute(
+                    f"""
+                    CREATE OR REPLACE TEMP TABLE _run_records AS
+                    SELECT remote_id FROM remote_ids WHERE {OWN} AND resource = ?
+                    AND source_key IN (SELECT source_key FROM _run_keys)
+                    UNION
+                    SELECT remote_id FROM remote_records WHERE {OWN} AND resource = ?
+                    AND source_key IN (SELECT source_key FROM _run_keys)
+                    """,
+                    params * 2,
+                )
+                [(total,)] = self._con.execute(
+                    f"SELECT coalesce(sum(co2e_kg), 0) FROM remote_records WHERE {OWN} "
+                    "AND resource = ? AND remote_id IN (SELECT remote_id FROM _run_records)",
+                    params,
+                ).fetchall()
+                return float(total)
+            finally:
+                self._con.rollback()  # nothing to keep: the temporary tables go with it
+
+        return within_budget(self._con, co2e)

@@ -105,12 +105,16 @@ def replace_view(con: duckdb.DuckDBPyConnection, name: str, statement: str) -> N
 def _claim_unowned_rows(con: duckdb.DuckDBPyConnection, organization_id: str) -> None:
     """Rows of a warehouse written before organizations were recorded: the first organization
     to write to it is the one that wrote them (a warehouse then held one organization)."""
-    for table in ORGANIZATION_TABLES:
-        unowned = con.execute(
-            f"SELECT 1 FROM {table} WHERE organization_id IS NULL LIMIT 1"
-        ).fetchall()
-        if unowned:
-            con.execute(
-                f"UPDATE {table} SET organization_id = ? WHERE organization_id IS NULL",
-                [organization_id],
-            )
+    # One look at every table (a lake answers each statement through its catalog: one
+    # round trip, not seven), then an UPDATE of those that have such rows.
+    unowned = con.execute(
+        " UNION ALL ".join(
+            f"(SELECT '{table}' FROM {table} WHERE organization_id IS NULL LIMIT 1)"
+            for table in ORGANIZATION_TABLES
+        )
+    ).fetchall()
+    for (table,) in unowned:
+        con.execute(
+            f"UPDATE {table} SET organization_id = ? WHERE organization_id IS NULL",
+            [organization_id],
+        )

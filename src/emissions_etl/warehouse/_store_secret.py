@@ -42,8 +42,8 @@ def attach_store(con: duckdb.DuckDBPyConnection, data_path: str | None) -> None:
     load_packaged(con, "httpfs")
     load_packaged(con, "aws")
     # httpfs sizes an upload's parts for files of 800 GB (parts of 76 MB, up to 50 at once):
-    # more than a writer's whole memory (WRITER_MEMORY_LIMIT). A lake's Parquet files are far
-    # smaller; 5 MB parts (S3's least), 4 at once, write them within it.
+    # several GB at once, more than a load's memory limit. A lake's Parquet files are far
+    # smaller; 5 MB parts (S3's least), 4 at once, write them within any limit.
     con.execute(f"SET s3_uploader_max_filesize = '{UPLOAD_MAX_FILE}'")
     con.execute(f"SET s3_uploader_thread_limit = {UPLOAD_THREADS}")
     endpoint = s3_endpoint()

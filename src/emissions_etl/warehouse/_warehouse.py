@@ -23,18 +23,31 @@ from emissions_etl.warehouse._catalog_turn import CatalogTurn
 from emissions_etl.warehouse._conflicts import retried_on_conflict
 from emissions_etl.warehouse._connection import (
     LAKE_ALIAS,
-    READER_MEMORY_LIMIT,
+    close,
     connect_target,
+    fetch_chunk,
     fetch_frame,
-    first_line,
+    warehouse_error,
 )
+from emissions_etl.warehouse._file_upkeep import maintain_file, wal_bytes
 from emissions_etl.warehouse._filed import Freeze, current_snapshot, record_filed
 from emissions_etl.warehouse._inventory import compose as compose_inventory
+from emissions_etl.warehouse._lake_upkeep import maintain_lake
 from emissions_etl.warehouse._lock import Say, WriterLock
+from emissions_etl.warehouse._memory import MemorySettings
 from emissions_etl.warehouse._schema import ORGANIZATION_TABLES, ensure_schema
+from emissions_etl.warehouse._sessions import (
+    attached,
+    mark_schema_checked,
+    schema_checked,
+    session_cursor,
+)
 from emissions_etl.warehouse._target import WarehouseTarget
+from emissions_etl.warehouse._upkeep import Upkeep
 from emissions_etl.warehouse._writer import WarehouseWriter
 
+#: Vectors of 2,048 rows ``stream`` hands out at a time (20,480 rows).
+STREAM_VECTORS = 10
 #: How long a writer waits for another load holding the file before it gives up (a nightly
 #: run's file may take minutes; runs of one Prefect server take turns before they get here).
 WRITER_WAIT_SECONDS = 600.0
@@ -45,7 +58,8 @@ class Warehouse:
     None: a warehouse of one organization that does not name it) and every organization's
     reads. ``location``: a DuckDB file (default ``warehouse.duckdb``), ``ducklake:<catalog
     file>`` or ``ducklake:postgres:<libpq conninfo>`` (``data_path``: where a lake's data files
-    go).
+    go). ``memory``: DuckDB's memory limit and where it spills (default: a share of the
+    machine's memory, spilling beside the warehouse).
 
     A file's writer waits up to ``wait_seconds`` for another load holding it, and a lake's for
     another load of its organization; ``say`` receives the lines it has for a person meanwhile
@@ -60,8 +74,10 @@ class Warehouse:
         organization_id: str | None = None,
         wait_seconds: float = WRITER_WAIT_SECONDS,
         say: Say | None = None,
+        memory: MemorySettings | None = None,
     ) -> None:
         self.target = WarehouseTarget.of(location, data_path)
+        self.memory = memory or MemorySettings()
         self.organization_id = organization_id
         self.wait_seconds = wait_seconds
         self.say = say
@@ -93,19 +109,63 @@ class Warehouse:
         return not self.shared
 
     @contextmanager
-    def writer(
-        self, *, wait_seconds: float | None = None, reads_views: bool = False
-    ) -> Iterator[WarehouseWriter]:
+    def writer(self, *, wait_seconds: float | None = None) -> Iterator[WarehouseWriter]:
         """The writer for one load run; creates or upgrades the schema first.
 
         A file's writer is exclusive: it waits up to ``wait_seconds`` (default: the
         warehouse's) for another load holding ``<path>.lock``, telling ``say`` now and then,
         then raises WarehouseError naming its pid. A lake's writer (catalog in PostgreSQL) waits
         so for another writer of its organization, whose turn PostgreSQL keeps. A DuckDB error
-        inside the block leaves as WarehouseError. ``reads_views``: the block reads whole views
-        through it (an inventory filed: read and frozen in one turn), so it gets a reader's
-        memory, not a load's.
+        inside the block leaves as WarehouseError.
         """
+        with self._writing(wait_seconds) as con:
+            if not schema_checked(self.target, self.organization_id):
+                retried_on_conflict(
+                    lambda: ensure_schema(
+                        con, lake=self.is_lake, organization_id=self.organization_id
+                    )
+                )
+                retried_on_conflict(lambda: compose_inventory(con))
+                mark_schema_checked(self.target, self.organization_id)
+            self._writer_con = con
+            try:
+                yield WarehouseWriter(con, self.organization_id, exclusive=not self.shared)
+            finally:
+                self._writer_con = None
+
+    @contextmanager
+    def attached(self) -> Iterator[None]:
+        """Writers and reads inside share one attachment of a lake catalogued in a server
+        (``_sessions``): a run loading many files attaches once. Nothing for a DuckDB file,
+        or a lake catalogued in a file, which each writer opens under its lock."""
+        with attached(self.target, self.memory):
+            yield
+
+    def _connection(self, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+        """A writer's connection through the run's attachment of the lake when there is one
+        (a reader's stays read-only: a new one), else a new one."""
+        cursor = None if read_only else session_cursor(self.target)
+        if cursor is not None:
+            return cursor
+        return connect_target(self.target, read_only=read_only, memory=self.memory)
+
+    def maintain(self, *, retention_days: int, wait_seconds: float | None = None) -> Upkeep:
+        """Upkeep (``_upkeep``): a lake's inlined rows flushed, small files merged, snapshots
+        older than ``retention_days`` expired (not those of filed inventories) and the files
+        no snapshot needs deleted, safely beside running loads; a DuckDB file checkpointed.
+        A file, or a lake whose catalog is a file, waits its turn as a writer does."""
+        if not self.target.exists:
+            raise WarehouseError(f"{self.target}: no warehouse here yet (nothing has been loaded)")
+        log_bytes = 0 if self.is_lake else wal_bytes(self.path)
+        with self._writing(wait_seconds) as con:
+            if self.is_lake:
+                return maintain_lake(con, retention_days=retention_days)
+            return maintain_file(con, self.path, log_bytes)
+
+    @contextmanager
+    def _writing(self, wait_seconds: float | None) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A read-write connection, under the writers' lock unless several write at once; a
+        DuckDB error inside the block leaves as WarehouseError."""
         lock: WriterLock | CatalogTurn
         if self.shared:
             lock = CatalogTurn(self.target, self.organization_id)
@@ -114,23 +174,13 @@ class Warehouse:
             lock = WriterLock(self.path)
         lock.acquire(self.wait_seconds if wait_seconds is None else wait_seconds, self.say)
         try:
-            con = connect_target(self.target)
+            con = self._connection(read_only=False)
             try:
-                if reads_views:
-                    con.execute(f"SET memory_limit = '{READER_MEMORY_LIMIT}'")
-                retried_on_conflict(
-                    lambda: ensure_schema(
-                        con, lake=self.is_lake, organization_id=self.organization_id
-                    )
-                )
-                retried_on_conflict(lambda: compose_inventory(con))
-                self._writer_con = con
-                yield WarehouseWriter(con, self.organization_id, exclusive=not self.shared)
+                yield con
             except duckdb.Error as error:
-                raise WarehouseError(f"{self.target}: {first_line(error)}") from error
+                raise warehouse_error(self.target, error, self.memory) from error
             finally:
-                self._writer_con = None
-                con.close()
+                close(con)
         finally:
             lock.release()
 
@@ -145,22 +195,22 @@ class Warehouse:
             return
         if not self.target.exists:
             raise WarehouseError(f"{self.target}: no warehouse here yet (nothing has been loaded)")
-        con = connect_target(self.target, read_only=True)
+        con = self._connection(read_only=True)
         try:
             if organization_id is not None:
                 _only(con, organization_id)
             self._reader_con = con
             yield
         except duckdb.Error as error:
-            raise WarehouseError(f"{self.target}: {first_line(error)}") from error
+            raise warehouse_error(self.target, error, self.memory) from error
         finally:
             self._reader_con = None
-            con.close()
+            close(con)
 
     def at_snapshot(self, snapshot: int) -> Warehouse:
         """This lake, read-only, as it was at ``snapshot`` (a filed inventory reproduced);
         ValueError for a DuckDB file, which keeps no snapshots."""
-        return Warehouse(self.target.at_snapshot(snapshot))
+        return Warehouse(self.target.at_snapshot(snapshot), memory=self.memory)
 
     def snapshot_id(self) -> int | None:
         """The lake's latest snapshot (the one this warehouse is read at, if it is pinned);
@@ -186,7 +236,7 @@ class Warehouse:
         try:
             retried_on_conflict(lambda: record_filed(con, filed, freeze))
         except duckdb.Error as error:
-            raise WarehouseError(f"{self.target}: {first_line(error)}") from error
+            raise warehouse_error(self.target, error, self.memory) from error
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> pd.DataFrame:
         """Run ``sql`` read-only and return its rows (timestamps in UTC).
@@ -195,13 +245,46 @@ class Warehouse:
         hold a file either read-write or read-only, not both), inside ``reading()`` through its
         connection.
         """
+        with self._read_connection() as con:
+            return fetch_frame(con.execute(sql, list(params)))
+
+    def stream(
+        self, sql: str, params: Sequence[Any] = (), *, vectors: int = STREAM_VECTORS
+    ) -> Iterator[pd.DataFrame]:
+        """The rows of read-only ``sql`` as ``query`` gives them, ``vectors`` x 2,048 at a
+        time: a result of any size, never held whole. The first frame carries the columns
+        (empty when there is no row)."""
+        with self._read_connection() as con:
+            result = con.execute(sql, list(params))
+            chunk = fetch_chunk(result, vectors)
+            yield chunk
+            while not chunk.empty:
+                chunk = fetch_chunk(result, vectors)
+                if not chunk.empty:
+                    yield chunk
+
+    @contextmanager
+    def _read_connection(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """The connection reads go through (see ``query``), in UTC and in the lake; a DuckDB
+        error inside the block leaves as WarehouseError."""
         if self._reader_con is not None:  # its own views: not through a cursor
-            return _run(self._reader_con, sql, params, self.target, close=False)
-        if self._writer_con is not None:
-            return _run(self._writer_con.cursor(), sql, params, self.target)
-        if not self.target.exists:
+            con, owned = self._reader_con, False
+        elif self._writer_con is not None:
+            con, owned = self._writer_con.cursor(), True
+        elif not self.target.exists:
             raise WarehouseError(f"{self.target}: no warehouse here yet (nothing has been loaded)")
-        return _run(connect_target(self.target, read_only=True), sql, params, self.target)
+        else:
+            con, owned = self._connection(read_only=True), True
+        try:
+            con.execute("SET TimeZone = 'UTC'")
+            if self.target.is_lake:
+                con.execute(f"USE {LAKE_ALIAS}")  # a cursor starts in the in-memory catalog
+            yield con
+        except duckdb.Error as error:
+            raise warehouse_error(self.target, error, self.memory) from error
+        finally:
+            if owned:
+                close(con)
 
 
 def _only(con: duckdb.DuckDBPyConnection, organization_id: str) -> None:
@@ -213,23 +296,3 @@ def _only(con: duckdb.DuckDBPyConnection, organization_id: str) -> None:
             f'CREATE TEMP VIEW {table} AS SELECT * FROM "{database}".main.{table} '
             f"WHERE organization_id = '{literal}'"
         )
-
-
-def _run(
-    con: duckdb.DuckDBPyConnection,
-    sql: str,
-    params: Sequence[Any],
-    target: WarehouseTarget,
-    *,
-    close: bool = True,
-) -> pd.DataFrame:
-    try:
-        con.execute("SET TimeZone = 'UTC'")
-        if target.is_lake:
-            con.execute(f"USE {LAKE_ALIAS}")  # a cursor starts in the in-memory catalog
-        return fetch_frame(con.execute(sql, list(params)))
-    except duckdb.Error as error:
-        raise WarehouseError(f"{target}: {first_line(error)}") from error
-    finally:
-        if close:
-            con.close()
