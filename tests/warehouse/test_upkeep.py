@@ -3,22 +3,19 @@ every view, fewer files and snapshots, and the snapshots filed inventories name 
 
 from __future__ import annotations
 
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from emissions_etl.warehouse import Warehouse
-from emissions_etl.warehouse._connection import close, connect_target
+from tests.cli_process import run_etl
 from tests.pipeline.tenancy import new_tenant, waste_row, write_wastes_csv
-from tests.postgres_server import PostgresServer, available, running_postgres
+from tests.postgres_server import PostgresServer, available
 
-from .test_lake import CLI, lake_env, sql
+from .test_lake import lake_env, sql
 
 pytestmark = [
     pytest.mark.skipif(not available(), reason="no PostgreSQL binaries (.ci/run installs them)"),
-    pytest.mark.xdist_group("postgres"),  # one server for the module, on one worker
+    pytest.mark.xdist_group("postgres"),  # the lake modules share one PostgreSQL, on one worker
     pytest.mark.timeout(600),
 ]
 
@@ -38,12 +35,6 @@ FILES = (
 SNAPSHOTS = "SELECT count(*) AS n, max(snapshot_id) AS last FROM ducklake_snapshots('lake')"
 
 
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    with running_postgres() as server:
-        yield server
-
-
 def read_views(env: dict[str, str]) -> dict[str, list[dict[str, object]]]:
     """Every view's rows, sums to 9 decimals: a sum of doubles in another order (rows moved
     from the catalog to a file) differs in its last digit."""
@@ -61,14 +52,20 @@ def one(env: dict[str, str], query: str) -> dict[str, object]:
     return row
 
 
-def file_inventory(conninfo: str, data: Path, snapshot: int) -> None:
-    """What filing an inventory leaves in the lake (issue #29's contract): its snapshot."""
-    con = connect_target(Warehouse(f"ducklake:postgres:{conninfo}", data_path=data).target)
-    try:
-        con.execute("CREATE TABLE filed_inventories (snapshot_id BIGINT, filed_at TIMESTAMPTZ)")
-        con.execute("INSERT INTO filed_inventories VALUES (?, now())", [snapshot])
-    finally:
-        close(con)
+def file_inventory(env: dict[str, str]) -> tuple[str, int]:
+    """An inventory of 2026 filed (``file-inventory``): its id and the snapshot it names."""
+    done = run_etl(["file-inventory", "--year", "2026", "--by", "test"], env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    filed_id = done.stdout.splitlines()[-1]
+    row = one(env, f"SELECT snapshot_id FROM filed_inventories WHERE filed_id = '{filed_id}'")
+    return filed_id, int(str(row["snapshot_id"]))
+
+
+def written_again(env: dict[str, str], filed_id: str, out: Path) -> str:
+    """The filed inventory written again (``inventory --filed``), as its csv."""
+    done = run_etl(["inventory", "--filed", filed_id, "--out", str(out)], env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return out.read_text(encoding="utf-8")
 
 
 def test_upkeep_leaves_every_view_as_it_was_with_fewer_files_and_snapshots(
@@ -86,18 +83,16 @@ def test_upkeep_leaves_every_view_as_it_was_with_fewer_files_and_snapshots(
             [waste_row(first + n, client_row_id=f"n{night}-{n}") for n in range(rows)],
         )
         first += rows
-        done = subprocess.run([CLI, "load", str(path)], env=env, capture_output=True, text=True,
-                              timeout=300, check=False)  # fmt: skip
+        done = run_etl(["load", str(path)], env=env, timeout=300)
         assert done.returncode == 0, done.stderr
         if night == 1:
-            filed = int(str(one(env, SNAPSHOTS)["last"]))
-    file_inventory(conninfo, data, filed)
+            filed_id, filed = file_inventory(env)
+    as_filed = written_again(env, filed_id, tmp_path / "filed-before.csv")
     filed_records = one(env, f"SELECT count(*) AS n FROM remote_records AT (VERSION => {filed})")
     views = read_views(env)
     files, snapshots = one(env, FILES)["n"], one(env, SNAPSHOTS)["n"]
 
-    done = subprocess.run([CLI, "maintain-warehouse", "--retention", "0"], env=env,
-                          capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
+    done = run_etl(["maintain-warehouse", "--retention", "0"], env=env, timeout=300)
 
     assert done.returncode == 0, done.stderr
     assert "1 kept for filed inventories" in done.stdout
@@ -110,3 +105,4 @@ def test_upkeep_leaves_every_view_as_it_was_with_fewer_files_and_snapshots(
     assert one(env, f"SELECT count(*) AS n FROM remote_records AT (VERSION => {filed})") == (
         filed_records
     )
+    assert written_again(env, filed_id, tmp_path / "filed-after.csv") == as_filed
