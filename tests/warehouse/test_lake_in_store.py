@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from emissions_etl.warehouse._connection import INLINED_ROWS
 from tests.cli_process import run_etl
 from tests.pipeline.tenancy import new_tenant, waste_row, write_wastes_xlsx
 from tests.postgres_server import PostgresServer, available
@@ -39,8 +40,8 @@ def test_a_load_writes_the_lake_s_data_files_to_the_store_and_any_reader_finds_t
     postgres, s3 = servers
     s3.create_bucket("lake")
     tenant = new_tenant(sandbox, tmp_path)
-    # More rows than a lake inlines in its catalog (1,000): they make a Parquet file.
-    book = write_wastes_xlsx(tmp_path / "wastes.xlsx", [waste_row(n) for n in range(1200)])
+    rows = INLINED_ROWS + 200  # more than a lake inlines in its catalog: a Parquet file
+    book = write_wastes_xlsx(tmp_path / "wastes.xlsx", [waste_row(n) for n in range(rows)])
     lake = f"ducklake:postgres:{postgres.create_database('in_store')}"
     env = {
         **os.environ,
@@ -64,7 +65,7 @@ def test_a_load_writes_the_lake_s_data_files_to_the_store_and_any_reader_finds_t
 
     assert loaded.returncode == 0, loaded.stderr
     assert counted.returncode == 0, counted.stderr
-    assert json.loads(counted.stdout)["n"] == 1200
+    assert json.loads(counted.stdout)["n"] == rows
     files = s3.keys("lake", "emissions/")
     assert any(key.endswith(".parquet") for key in files), files
     assert not list(tmp_path.rglob("*.parquet"))  # nothing on this machine's disk
