@@ -7,12 +7,15 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from emissions_etl.loading.pipeline import LoadOptions, load_file
 from emissions_etl.resources import resource_spec
 from emissions_etl.warehouse import MemorySettings, Warehouse, parse_memory
 
 from .tenancy import Tenant, waste_row, write_wastes_csv
+
+pytestmark = pytest.mark.slow  # benchmark-sized (180,000 records): left out of the fast run
 
 #: The writer's memory limit for the test, below the warehouse it writes (and the 64 MB every
 #: load had before issue #26: less is below what DuckDB needs for a join on two threads).

@@ -14,6 +14,7 @@ from tests.postgres_server import PostgresServer, available
 from .test_lake import lake_env, sql
 
 pytestmark = [
+    pytest.mark.slow,  # benchmark-sized: left out of the fast run
     pytest.mark.skipif(not available(), reason="no PostgreSQL binaries (.ci/run installs them)"),
     pytest.mark.xdist_group("postgres"),  # the lake modules share one PostgreSQL, on one worker
     pytest.mark.timeout(600),
