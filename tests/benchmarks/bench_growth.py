@@ -145,7 +145,8 @@ def targets(kinds: list[str], workdir: Path) -> Iterator[list[Target]]:
                 conninfo = server.create_database("growth")
                 env["EMISSIONS_WAREHOUSE"] = f"ducklake:postgres:{conninfo}"
                 env["EMISSIONS_WAREHOUSE_DATA"] = str(folder / "lake-data")
-                target.server, target.database = server, "growth"
+                database = conninfo.split()[0].removeprefix("dbname=")  # numbered by the server
+                target.server, target.database = server, database
             made.append(target)
         yield made
 
