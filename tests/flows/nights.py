@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from emissions_etl.orchestration.setup import POOL
+from emissions_etl.warehouse import Warehouse
 
 from ..pipeline.tenancy import Tenant
 from .conftest import PREFECT_BIN, stop_process_group
@@ -83,3 +84,22 @@ def service_wastes(tenant: Tenant) -> int:
     """How many wastes the service holds for the tenant."""
     with tenant.client() as client:
         return sum(1 for _ in client.iter_wastes())
+
+
+def check_nothing_created_again(
+    night: tuple[Any, list[Any]],
+    tenants: Mapping[str, Tenant],
+    rows: Mapping[str, int],
+    lake: Warehouse,
+) -> None:
+    """A second night over the same files: every run completed having loaded nothing, each
+    organization's service holds its rows once, and the lake its wastes once."""
+    parent, children = night
+    assert parent.state.is_completed(), parent.state.message
+    for child in children:
+        assert child.state.is_completed(), child.state.message
+        assert ", loaded 0, " in child.state.message
+    for name, tenant in tenants.items():
+        assert service_wastes(tenant) == rows[name]
+    landed = lake.query("SELECT count(*) AS n FROM emissions WHERE resource = 'wastes'")
+    assert int(landed["n"][0]) == sum(rows.values())
