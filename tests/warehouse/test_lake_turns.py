@@ -163,6 +163,30 @@ def test_the_turn_of_a_load_that_died_comes_back_at_once(postgres: PostgresServe
     assert time.monotonic() - started < 10
 
 
+def test_upkeep_runs_beside_a_load_holding_its_organization_s_turn(
+    postgres: PostgresServer, tmp_path: Path
+) -> None:
+    location = f"ducklake:postgres:{postgres.create_database('upkeep_beside')}"
+    data = tmp_path / "lake-data"
+    with Warehouse(location, data_path=data, organization_id="org-b").writer():
+        pass  # the lake and its tables
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD, location, "org-a"],
+                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "held"
+        lake = Warehouse(location, data_path=data, organization_id="org-a", wait_seconds=2)
+
+        upkeep = lake.maintain(retention_days=30)  # a writer of org-a would give up after 2 s
+
+        assert upkeep.lines()
+        with pytest.raises(WarehouseError, match="is being loaded by another load"), lake.writer():
+            pass
+    finally:
+        holder.kill()
+        holder.wait()
+
+
 def test_writers_nested_in_one_thread_share_the_organization_s_turn(
     postgres: PostgresServer,
 ) -> None:

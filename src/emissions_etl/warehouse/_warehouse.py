@@ -157,22 +157,27 @@ class Warehouse:
         if not self.target.exists:
             raise WarehouseError(f"{self.target}: no warehouse here yet (nothing has been loaded)")
         log_bytes = 0 if self.is_lake else wal_bytes(self.path)
-        with self._writing(wait_seconds) as con:
+        with self._writing(wait_seconds, creates_records=False) as con:
             if self.is_lake:
                 return maintain_lake(con, retention_days=retention_days)
             return maintain_file(con, self.path, log_bytes)
 
     @contextmanager
-    def _writing(self, wait_seconds: float | None) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A read-write connection, under the writers' lock unless several write at once; a
-        DuckDB error inside the block leaves as WarehouseError."""
-        lock: WriterLock | CatalogTurn
-        if self.shared:
-            lock = CatalogTurn(self.target, self.organization_id)
-        else:
+    def _writing(
+        self, wait_seconds: float | None, *, creates_records: bool = True
+    ) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A read-write connection, under the writers' lock: a file's, or in a lake that takes
+        several writers, the organization's turn when the block ``creates_records`` (upkeep
+        does not: its commits retry on conflict beside the loads). A DuckDB error inside the
+        block leaves as WarehouseError."""
+        lock: WriterLock | CatalogTurn | None = None
+        if not self.shared:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             lock = WriterLock(self.path)
-        lock.acquire(self.wait_seconds if wait_seconds is None else wait_seconds, self.say)
+        elif creates_records:
+            lock = CatalogTurn(self.target, self.organization_id)
+        if lock is not None:
+            lock.acquire(self.wait_seconds if wait_seconds is None else wait_seconds, self.say)
         try:
             con = self._connection(read_only=False)
             try:
@@ -182,7 +187,8 @@ class Warehouse:
             finally:
                 close(con)
         finally:
-            lock.release()
+            if lock is not None:
+                lock.release()
 
     @contextmanager
     def reading(self, organization_id: str | None = None) -> Iterator[None]:
