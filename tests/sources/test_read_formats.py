@@ -7,6 +7,7 @@ its cells as the page shows them, for validation to read in the page's locale.""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ import pytest
 from emissions_etl.errors import UnsupportedSourceError
 from emissions_etl.resources import resource_spec
 from emissions_etl.sources import read_source
+from emissions_etl.sources.formats import NOT_READ
 from emissions_etl.sources.peek import peek_rows, sheet_names
 from tests.format_builders import (
     REGISTER_HEADER,
@@ -183,3 +185,19 @@ def test_a_page_in_windows_1252_without_a_charset_is_read(tmp_path: Path) -> Non
     )
 
     assert read(path)["facility"].tolist() == ["Almacén"]
+
+
+def test_binary_content_under_a_workbook_s_name_is_refused_alike_by_a_peek_and_a_read(
+    tmp_path: Path,
+) -> None:
+    # A first line of text, then bytes no text holds: a peek (the inbox's plan, detection)
+    # once decoded it as text and ended in an encoding error, or peeked garbage as rows.
+    path = tmp_path / "corrupt.xlsx"
+    path.write_bytes(b"Facility,Quantity\n" + b"\xea\x01\x02\x03\x9d\x00" * 600)
+    refused = re.escape(f"{path}: {NOT_READ} (binary content)")
+
+    with pytest.raises(UnsupportedSourceError, match=refused):
+        peek_rows(path)
+    with pytest.raises(UnsupportedSourceError, match=r"\(binary content\)"):
+        for _ in read_source(path, expected_columns=["Facility", "Quantity"]):
+            pass

@@ -206,8 +206,11 @@ def read_raw_lines(
     path: AnyPath, *, encoding: str | None = None, delimiter: str | None = None
 ) -> Iterator[list[str]]:
     """Every record of the file as text cells, blank lines included, so that record ``n``
-    is line ``n`` (used to rebuild a csv as a workbook for annotation)."""
+    is line ``n`` (used to rebuild a csv as a workbook for annotation, and to peek at a file's
+    first rows); binary content is refused as ``read_delimited`` refuses it."""
     with open_binary(path) as stream:
+        _refuse_binary(path, stream.read(_SNIFF_BYTES))
+        stream.seek(0)
         text = DecodedText(stream, source=str(path), encoding=encoding)
         if delimiter is None:
             head = _read_head(text)
