@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -87,3 +88,18 @@ def _put_many(path: Path, name: str) -> None:
     store = SecretStore(path)
     for n in range(40):
         store.put(f"{name}{n}", "https://x/hook", SECRET)
+
+
+def test_a_secret_kept_or_read_here_is_scrubbed_from_what_is_shown(tmp_path: Path) -> None:
+    from emissions_etl.scrubbing import scrub
+
+    kept, earlier = "whsec_kept0aV7q2mZr8", "whsec_earlier3Jx9pLw4"
+    SecretStore(tmp_path / "secrets.json").put("ep_1", "https://x.example/h", SecretStr(kept))
+    endpoints = {"ep_2": {"url": "https://x.example/h", "secret": earlier}}
+    (tmp_path / "earlier.json").write_text(  # a file an earlier run left
+        json.dumps({"version": 1, "endpoints": endpoints})
+    )
+    os.chmod(tmp_path / "earlier.json", 0o600)
+
+    assert SecretStore(tmp_path / "earlier.json").get("ep_2") == SecretStr(earlier)
+    assert scrub(f"signed with {kept}; then {earlier}") == "signed with ***; then ***"

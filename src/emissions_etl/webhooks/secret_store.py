@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from emissions_etl.errors import ConfigurationError
+from emissions_etl.scrubbing import keep_secret
 
 logger = logging.getLogger("emissions_etl.webhooks")
 
@@ -30,7 +31,9 @@ _FORMAT_VERSION = 1
 
 
 class SecretStore:
-    """Endpoint id → signing secret, in one file."""
+    """Endpoint id → signing secret, in one file. Every secret read or kept here is scrubbed
+    from what the program shows or stores from then on (``scrubbing.keep_secret``), as the
+    secret given in the settings is."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -38,9 +41,13 @@ class SecretStore:
     def get(self, endpoint_id: str) -> SecretStr | None:
         entry = self._read().get(endpoint_id)
         secret = entry.get("secret") if isinstance(entry, dict) else None
-        return SecretStr(secret) if isinstance(secret, str) and secret else None
+        if not (isinstance(secret, str) and secret):
+            return None
+        keep_secret(secret)
+        return SecretStr(secret)
 
     def put(self, endpoint_id: str, url: str, secret: SecretStr) -> None:
+        keep_secret(secret)
         with self._changing():
             endpoints = self._read()
             endpoints[endpoint_id] = {"url": url, "secret": secret.get_secret_value()}
