@@ -53,29 +53,24 @@ def warehouse_turn(organization: str | None = None) -> Iterator[None]:
     runs that load one organization); a lake is attached once for the run's files and sums
     (``Warehouse.attached``)."""
     settings = settings_for(organization, require=False)
-    run_id = flow_run.get_id()
     warehouse = settings.open_warehouse()
-    with (
-        warehouse_turns.warehouse_turn(
-            warehouse,
-            say=get_run_logger().info,
-            flow_run_id=UUID(run_id) if run_id else None,
-            organization_id=settings.organization_id,
-        ),
-        warehouse.attached(),
-    ):
+    with _turn(warehouse, settings.organization_id), warehouse.attached():
         yield
 
 
 def upkeep_turn() -> AbstractContextManager[None]:
     """The warehouse's turn for its upkeep: a file's (after the load writing it); none for a
     lake that takes several writers, whose upkeep runs beside the loads."""
-    settings = settings_for(None, require=False)
+    return _turn(settings_for(None, require=False).open_warehouse())
+
+
+def _turn(warehouse: Warehouse, organization_id: str | None = None) -> AbstractContextManager[None]:
     run_id = flow_run.get_id()
     return warehouse_turns.warehouse_turn(
-        settings.open_warehouse(),
+        warehouse,
         say=get_run_logger().info,
         flow_run_id=UUID(run_id) if run_id else None,
+        organization_id=organization_id,
     )
 
 
@@ -88,15 +83,15 @@ def maintain(retention_days: int | None = None) -> list[str]:
     days = settings.warehouse_retention_days if retention_days is None else retention_days
     warehouse = settings.open_warehouse(say=logger.info)
     upkeep = warehouse.maintain(retention_days=days)
-    for line in upkeep.lines():
+    lines = upkeep.lines()
+    for line in lines:
         logger.info("%s", line)
     publish_markdown(
         key=artifact_key("upkeep"),
-        markdown=f"### Upkeep of {warehouse.target}\n\n"
-        + "\n".join(f"- {line}" for line in upkeep.lines()),
+        markdown=run_report.upkeep_markdown(lines, str(warehouse.target)),
         description=f"Upkeep of {warehouse.target}",
     )
-    return upkeep.lines()
+    return lines
 
 
 @task(name="plan inbox", task_run_name="plan inbox")

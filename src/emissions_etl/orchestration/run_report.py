@@ -170,6 +170,11 @@ def _sheet(sheet: object) -> str:
     return f", sheet {_escape(text)}," if text else ","
 
 
+def upkeep_markdown(lines: Sequence[str], warehouse: str) -> str:
+    """What the warehouse's upkeep did (``Upkeep.lines``), a bullet a step."""
+    return f"### Upkeep of {warehouse}\n\n" + "\n".join(f"- {line}" for line in lines)
+
+
 def report_markdown(
     report: ReportSummary, *, host: str, by_resource: pd.DataFrame, warehouse: str
 ) -> str:
