@@ -27,8 +27,8 @@ RetentionOption = Annotated[
         min=0,
         metavar="DAYS",
         help="Days a lake keeps the snapshots it replaced, for time travel (default 30: a "
-        "month of nights); 0 keeps the current snapshot only. Snapshots named in the table "
-        "filed_inventories are always kept.",
+        "month of nights); 0 keeps the current snapshot only. The snapshots inventories were "
+        "filed at (file-inventory; the table filed_inventories) are always kept.",
     ),
 ]
 
@@ -53,20 +53,20 @@ def maintain_command(
         given["warehouse_retention_days"] = retention
     try:
         settings = Settings(**given)
-        target = settings.open_warehouse(say=typer.echo)
-        if not target.target.exists:
+        source = settings.open_warehouse(say=typer.echo)
+        if not source.target.exists:
             fail_now(
-                f"{target.target}: no warehouse here yet (nothing has been loaded)", EXIT_UNUSABLE
+                f"{source.target}: no warehouse here yet (nothing has been loaded)", EXIT_UNUSABLE
             )
         typer.echo(
-            f"maintaining {target.target}"
+            f"maintaining {source.target}"
             + (
                 f" (snapshots kept {settings.warehouse_retention_days} days)"
-                if target.is_lake
+                if source.is_lake
                 else ""
             )
         )
-        upkeep = target.maintain(retention_days=settings.warehouse_retention_days)
+        upkeep = source.maintain(retention_days=settings.warehouse_retention_days)
     except (ConfigurationError, ValueError) as error:
         fail_now(one_line(error), EXIT_UNUSABLE)
     except EmissionsEtlError as error:

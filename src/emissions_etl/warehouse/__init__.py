@@ -14,6 +14,7 @@ from __future__ import annotations
 from emissions_etl.warehouse._filed import (
     EVIDENCE_COLUMNS,
     FILED_COLUMNS,
+    FILED_INVENTORIES,
     INVENTORY_RECORD_COLUMNS,
     Freeze,
     inventory_records_sql,
@@ -25,7 +26,6 @@ from emissions_etl.warehouse._inventory import (
     ParentRecord,
     check_approach,
 )
-from emissions_etl.warehouse._lake_upkeep import FILED_INVENTORIES
 from emissions_etl.warehouse._memory import MemorySettings, parse_memory
 from emissions_etl.warehouse._remote_records import REMOTE_COLUMNS
 from emissions_etl.warehouse._runs import COUNT_COLUMNS, OUTCOMES

@@ -29,6 +29,8 @@ INVENTORY_RECORD_COLUMNS = (
     *OWNER_COLUMNS, "consolidation_approach", "scope", "category", "category_name",
     *RECORD_COLUMNS, "unclassified_reason", *EVIDENCE_COLUMNS,
 )  # fmt: skip
+#: The table of filed inventories; the snapshots it names are kept for ever (``_lake_upkeep``).
+FILED_INVENTORIES = "filed_inventories"
 #: The columns of ``filed_inventories``.
 FILED_COLUMNS = ("filed_id", "organization_id", "reporting_year", "base_year",
                  "consolidation_approach", "filed_at", "filed_by", "note", "total_co2e_kg",
@@ -66,6 +68,22 @@ def current_snapshot(con: duckdb.DuckDBPyConnection, catalog: str) -> int:
     return int(snapshot)
 
 
+def filed_snapshots(con: duckdb.DuckDBPyConnection, catalog: str) -> set[int]:
+    """The snapshots of the lake ``catalog`` that filed inventories name (none when the lake
+    has no such table yet: a lake no writer has migrated since)."""
+    exists = con.execute(
+        "SELECT 1 FROM duckdb_tables() WHERE database_name = ? AND table_name = ?",
+        [catalog, FILED_INVENTORIES],
+    ).fetchall()
+    if not exists:
+        return set()
+    rows = con.execute(
+        f"SELECT DISTINCT snapshot_id FROM {catalog}.main.{FILED_INVENTORIES} "
+        "WHERE snapshot_id IS NOT NULL"
+    ).fetchall()
+    return {int(snapshot) for (snapshot,) in rows}
+
+
 def record_filed(
     con: duckdb.DuckDBPyConnection, filed: Mapping[str, Any], freeze: Freeze | None
 ) -> None:
@@ -76,7 +94,7 @@ def record_filed(
     marks = ", ".join("?" for _ in FILED_COLUMNS)
     with transaction(con):
         con.execute(
-            f"INSERT INTO filed_inventories ({columns}) VALUES ({marks})",
+            f"INSERT INTO {FILED_INVENTORIES} ({columns}) VALUES ({marks})",
             [values.get(name) for name in FILED_COLUMNS],
         )
         if freeze is not None:

@@ -22,13 +22,11 @@ import duckdb
 
 from emissions_etl.warehouse._conflicts import retried_on_conflict
 from emissions_etl.warehouse._connection import INLINED_ROWS, LAKE_ALIAS
+from emissions_etl.warehouse._filed import filed_snapshots
 from emissions_etl.warehouse._upkeep import Upkeep, counted, megabytes
 
 #: How long a file no snapshot needs stays on disk before upkeep deletes it.
 FILE_GRACE = dt.timedelta(hours=1)
-#: The table of filed GHG inventories; the snapshots it names are kept for ever (a filed
-#: inventory is read again as it was filed, by time travel).
-FILED_INVENTORIES = "filed_inventories"
 
 
 @dataclass(frozen=True)
@@ -58,7 +56,8 @@ def maintain_lake(
     """Upkeep of the lake attached on ``con``: snapshots older than ``retention_days`` expired
     (0: every one but the current), files no snapshot needs deleted once ``grace`` has
     passed."""
-    upkeep = Upkeep(before=_lake_figures(con), after=_lake_figures(con))
+    before = _lake_figures(con)
+    upkeep = Upkeep(before=before, after=before)  # ``after`` measured at the end
     flushed = _flush_inlined(con)
     upkeep.done.append(f"inlined rows flushed to files: {_per_table(flushed)}")
     merged = _call(
@@ -117,7 +116,7 @@ def _expire(con: duckdb.DuckDBPyConnection, retention_days: int) -> str:
     """Expire the snapshots older than the retention, but the current one and those of filed
     inventories; says how many."""
     cutoff = dt.datetime.now(dt.UTC) - dt.timedelta(days=retention_days)
-    filed = _filed_snapshots(con)
+    filed = filed_snapshots(con, LAKE_ALIAS)
     [(current,)] = con.execute(
         "SELECT max(snapshot_id) FROM ducklake_snapshots(?)", [LAKE_ALIAS]
     ).fetchall()
@@ -143,21 +142,6 @@ def _expire(con: duckdb.DuckDBPyConnection, retention_days: int) -> str:
         f"snapshots expired: {len(expire):,} (older than {retention_days} days, "
         f"{cutoff:%Y-%m-%d %H:%M} UTC{keeping})"
     )
-
-
-def _filed_snapshots(con: duckdb.DuckDBPyConnection) -> set[int]:
-    """The snapshots filed inventories name (none when the lake has no such table)."""
-    exists = con.execute(
-        "SELECT 1 FROM duckdb_tables() WHERE database_name = ? AND table_name = ?",
-        [LAKE_ALIAS, FILED_INVENTORIES],
-    ).fetchall()
-    if not exists:
-        return set()
-    rows = con.execute(
-        f"SELECT DISTINCT snapshot_id FROM {LAKE_ALIAS}.main.{FILED_INVENTORIES} "
-        "WHERE snapshot_id IS NOT NULL"
-    ).fetchall()
-    return {int(snapshot) for (snapshot,) in rows}
 
 
 def _delete_unneeded(con: duckdb.DuckDBPyConnection, grace: dt.timedelta) -> str:
@@ -215,4 +199,4 @@ def _per_table(rows: Sequence[tuple]) -> str:
     return f"{total:,}" + (f" ({tables})" if tables else "")
 
 
-__all__ = ["FILED_INVENTORIES", "FILE_GRACE", "LakeFigures", "maintain_lake"]
+__all__ = ["FILE_GRACE", "LakeFigures", "maintain_lake"]
