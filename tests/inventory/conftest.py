@@ -163,3 +163,15 @@ def build_two_years_warehouse(path: Path | str, *, organization_id: str | None =
 @pytest.fixture
 def two_years(tmp_path: Path) -> Warehouse:
     return build_two_years_warehouse(tmp_path / "warehouse.duckdb")
+
+
+def change_everything(warehouse: Warehouse) -> None:
+    """What later loads do: a record added to 2026, one removed, one recalculated, one of 2025
+    removed (a year beside it), the rules declared again."""
+    with warehouse.writer() as writer:
+        _land(writer, "wastes", [("wastes", "w-late", dt.date(2026, 4, 30), "fac-mad", 900.0,
+                                  "active", {})])  # fmt: skip
+        _land(writer, "purchases", [("purchases", "p-opex", dt.date(2026, 3, 10), None, 2_500.0,
+                                     "active", {"expense_type": "opex"})])  # fmt: skip
+        writer.records.remove_remote_records("wastes", ["w-feb"])
+        writer.records.remove_remote_records("purchases", ["p-2025"])

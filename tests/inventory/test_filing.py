@@ -6,7 +6,6 @@ loads themselves: ``test_filed_loads.py``)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import getpass
 import os
 import subprocess
@@ -21,7 +20,7 @@ from emissions_etl.errors import WarehouseError
 from emissions_etl.inventory import file_inventory, read_filed, write_inventory_file
 from emissions_etl.warehouse import Warehouse
 from tests.cli_process import run_etl
-from tests.inventory.conftest import _land, build_two_years_warehouse
+from tests.inventory.conftest import build_two_years_warehouse, change_everything
 
 pytestmark = pytest.mark.slow  # benchmark-sized: left out of the fast run
 
@@ -35,18 +34,6 @@ def run(*args: str, warehouse: str) -> subprocess.CompletedProcess[str]:
         timeout=180,
         env={**clean, "COLUMNS": "200", "EMISSIONS_WAREHOUSE": warehouse},
     )  # fmt: skip
-
-
-def change_everything(warehouse: Warehouse) -> None:
-    """What later loads do: a record added to 2026, one removed, one recalculated, one of 2025
-    removed (a year beside it), the rules declared again."""
-    with warehouse.writer() as writer:
-        _land(writer, "wastes", [("wastes", "w-late", dt.date(2026, 4, 30), "fac-mad", 900.0,
-                                  "active", {})])  # fmt: skip
-        _land(writer, "purchases", [("purchases", "p-opex", dt.date(2026, 3, 10), None, 2_500.0,
-                                     "active", {"expense_type": "opex"})])  # fmt: skip
-        writer.records.remove_remote_records("wastes", ["w-feb"])
-        writer.records.remove_remote_records("purchases", ["p-2025"])
 
 
 def cells(path: Path) -> dict[str, list[tuple[object, ...]]]:

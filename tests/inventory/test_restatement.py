@@ -4,7 +4,6 @@ added, removed or recalculated since, each with its row (file, sheet, row)."""
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import os
 import sys
 from pathlib import Path
@@ -16,7 +15,7 @@ from emissions_etl.inventory import file_inventory, read_inventory, restate_agai
 from emissions_etl.report import write_report
 from emissions_etl.warehouse import Warehouse
 from tests.cli_process import run_etl
-from tests.inventory.conftest import _land, build_two_years_warehouse
+from tests.inventory.conftest import build_two_years_warehouse, change_everything
 
 CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
@@ -28,13 +27,7 @@ def filed_then_changed(tmp_path: Path) -> tuple[Warehouse, str]:
     kg), and 2025's purchase removed (not the filed year's: no change to it)."""
     warehouse = build_two_years_warehouse(tmp_path / "w.duckdb")
     filed, _ = file_inventory(warehouse, year=2026, by="ana")
-    with warehouse.writer() as writer:
-        _land(writer, "wastes", [("wastes", "w-late", dt.date(2026, 4, 30), "fac-mad", 900.0,
-                                  "active", {})])  # fmt: skip
-        _land(writer, "purchases", [("purchases", "p-opex", dt.date(2026, 3, 10), None, 2_500.0,
-                                     "active", {"expense_type": "opex"})])  # fmt: skip
-        writer.records.remove_remote_records("wastes", ["w-feb"])
-        writer.records.remove_remote_records("purchases", ["p-2025"])
+    change_everything(warehouse)
     return warehouse, filed.filed_id
 
 
