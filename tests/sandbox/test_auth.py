@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import time
 
@@ -9,7 +10,7 @@ import httpx
 import jwt
 import pytest
 
-from tests.sandbox_fixture import SandboxServer, run_cli, sandbox_client
+from tests.sandbox_fixture import SandboxServer, create_org, run_cli, sandbox_client
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -40,6 +41,27 @@ def test_login_with_a_wrong_password_is_401(sandbox: SandboxServer) -> None:
     with sandbox_client(sandbox.base_url, sandbox.ca_file) as client:
         response = client.post("/auth/login", json={"email": sandbox.org.email, "password": "x"})
     assert response.status_code == 401
+
+
+def test_a_password_stored_by_an_older_sandbox_as_scrypt_still_logs_in(
+    sandbox: SandboxServer,
+) -> None:
+    """Databases made before passwords were stored as salted SHA-256 keep scrypt hashes."""
+    org = create_org(sandbox.db_path, "Made by an older sandbox")
+    salt = bytes(range(16))
+    digest = hashlib.scrypt(org.password.encode(), salt=salt, n=2**14, r=8, p=1).hex()
+    with sqlite3.connect(sandbox.db_path) as conn:
+        conn.execute(
+            "UPDATE users SET password_hash = ? WHERE id = ?",
+            (f"scrypt${salt.hex()}${digest}", org.user_id),
+        )
+    with sandbox_client(sandbox.base_url, sandbox.ca_file) as client:
+        right = client.post("/auth/login", json={"email": org.email, "password": org.password})
+        wrong = client.post(
+            "/auth/login", json={"email": org.email, "password": org.password + "x"}
+        )
+    assert right.status_code == 200, right.text
+    assert wrong.status_code == 401
 
 
 def test_facilities_accept_a_jwt(sandbox: SandboxServer) -> None:
