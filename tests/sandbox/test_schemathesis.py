@@ -16,27 +16,19 @@ The cases come from `APIOperation.as_strategy` under plain Hypothesis rather tha
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
-import schemathesis
-from hypothesis import HealthCheck, Phase, given, seed, settings
-from hypothesis.errors import Unsatisfiable
-from schemathesis import GenerationMode
-from schemathesis.core.result import Ok
 
 from tests.sandbox_fixture import SandboxServer, provisioned_sandbox
+
+if TYPE_CHECKING:
+    import schemathesis
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
 
 SEED = 20261005
 EXAMPLES_PER_OPERATION_AND_MODE = 8
-BOUNDED = settings(
-    max_examples=EXAMPLES_PER_OPERATION_AND_MODE,
-    phases=[Phase.explicit, Phase.generate],
-    deadline=None,
-    database=None,
-    suppress_health_check=list(HealthCheck),
-)
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +50,21 @@ def admin_headers(server: SandboxServer) -> dict[str, str]:
 def test_every_operation_answers_without_a_server_error(
     fuzzed_sandbox: SandboxServer, subtests: pytest.Subtests
 ) -> None:
+    # Imported here, not at the top: every test worker collects this module, and importing
+    # schemathesis and Hypothesis costs each of them 1.3 s of CPU for a test one of them runs.
+    import schemathesis
+    from hypothesis import HealthCheck, Phase, given, seed, settings
+    from hypothesis.errors import Unsatisfiable
+    from schemathesis import GenerationMode
+    from schemathesis.core.result import Ok
+
+    bounded = settings(
+        max_examples=EXAMPLES_PER_OPERATION_AND_MODE,
+        phases=[Phase.explicit, Phase.generate],
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
     ca_file = str(fuzzed_sandbox.ca_file)
     schema = schemathesis.openapi.from_url(
         f"{fuzzed_sandbox.base_url}/openapi.json", verify=ca_file
@@ -71,7 +78,7 @@ def test_every_operation_answers_without_a_server_error(
             with subtests.test(msg=f"{operation.label} ({mode.value})"):
 
                 @seed(SEED)
-                @BOUNDED
+                @bounded
                 @given(case=operation.as_strategy(mode, headers=headers))
                 def no_server_error(case: schemathesis.Case) -> None:
                     response = case.call(
