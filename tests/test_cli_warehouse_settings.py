@@ -4,20 +4,16 @@ and ``maintain-warehouse`` its ``--retention``."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
+from tests.cli_process import run_etl
 
 
 def help_text(*command: str) -> str:
-    done = subprocess.run(
-        [CLI, *command, "--help"], env={"COLUMNS": "200", "PATH": ""}, capture_output=True,
-        text=True, timeout=60, check=True,
-    )  # fmt: skip
+    done = run_etl([*command, "--help"], env={"COLUMNS": "200", "PATH": ""}, timeout=60)
+    assert done.returncode == 0, done.stderr
     return " ".join(done.stdout.split())  # the help as text, whatever the wrapping
 
 
@@ -45,10 +41,7 @@ def test_maintain_warehouse_takes_the_retention_in_days() -> None:
 
 
 def test_maintaining_where_no_warehouse_is_exits_2_in_one_line(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [CLI, "maintain-warehouse", "--warehouse", str(tmp_path / "none.duckdb")],
-        capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+    done = run_etl(["maintain-warehouse", "--warehouse", str(tmp_path / "none.duckdb")], timeout=60)
 
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [

@@ -4,8 +4,6 @@ and find their folders (project, inbox) when the run starts."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ from emissions_etl.orchestration.config import (
 )
 from emissions_etl.orchestration.setup import prefect_api_url
 from emissions_etl.orchestration.steps import MARKER, project_directory
+from tests.cli_process import run_etl
 
 PROJECT = Path(__file__).resolve().parents[2]
 SETTINGS = (
@@ -232,15 +231,7 @@ def test_prefect_setup_refuses_the_ephemeral_server() -> None:
 
 def test_prefect_setup_without_a_server_exits_2_with_one_line(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "EMISSIONS_"))}
-    cli = str(Path(sys.executable).with_name("emissions-etl"))
-    done = subprocess.run(
-        [cli, "prefect-setup"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**env, "PREFECT_HOME": str(tmp_path)},
-        check=False,
-    )
+    done = run_etl(["prefect-setup"], timeout=120, env={**env, "PREFECT_HOME": str(tmp_path)})
 
     assert done.returncode == 2, done.stderr
     assert "PREFECT_API_URL is not set" in done.stderr
@@ -248,13 +239,7 @@ def test_prefect_setup_without_a_server_exits_2_with_one_line(tmp_path: Path) ->
 
 
 def test_prefect_setup_shows_its_alerting_options_with_their_variables() -> None:
-    done = subprocess.run(
-        [str(Path(sys.executable).with_name("emissions-etl")), "prefect-setup", "--help"],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "COLUMNS": "200"},
-        check=False,
-    )
+    done = run_etl(["prefect-setup", "--help"], env={**os.environ, "COLUMNS": "200"})
 
     assert done.returncode == 0, done.stderr
     for words in ("--notify", "EMISSIONS_NOTIFY", "--notify-partial", "EMISSIONS_NOTIFY_PARTIAL"):
@@ -263,11 +248,7 @@ def test_prefect_setup_shows_its_alerting_options_with_their_variables() -> None
 
 def test_prefect_setup_refuses_notify_partial_without_a_block(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("EMISSIONS_")}
-    done = subprocess.run(
-        [str(Path(sys.executable).with_name("emissions-etl")), "prefect-setup",
-         "--notify-partial"],
-        capture_output=True, text=True, env=env, cwd=tmp_path, check=False,
-    )  # fmt: skip
+    done = run_etl(["prefect-setup", "--notify-partial"], env=env, cwd=tmp_path)
 
     assert done.returncode == 2
     assert "--notify-partial needs --notify BLOCK" in done.stderr

@@ -4,10 +4,7 @@ the killed run ends ``interrupted``. The sandbox here calculates slowly (0.5 s p
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from emissions_etl.client import ApiKeyAuth, EmissionsClient
@@ -17,20 +14,14 @@ from emissions_etl.warehouse import Warehouse
 from tests.cli_process import run_module
 from tests.pipeline.tenancy import waste_row, write_wastes_xlsx
 from tests.resources.crash_driver import KILLED
-from tests.sandbox_fixture import SandboxServer
+from tests.sandbox_fixture import SandboxServer, create_org
 
 
 def test_a_killed_load_is_recovered_with_the_co2e_the_service_holds_now(
     slow_sandbox: SandboxServer, tmp_path: Path
 ) -> None:
-    org = json.loads(
-        subprocess.run(
-            [str(Path(sys.executable).with_name("emissions-sandbox")), "create-org",
-             "--db", str(slow_sandbox.db_path), "--name", tmp_path.name],
-            check=True, capture_output=True, text=True,
-        ).stdout
-    )  # fmt: skip
-    auth = ApiKeyAuth(org["api_key"], org["organization_id"])
+    org = create_org(slow_sandbox.db_path, tmp_path.name)
+    auth = ApiKeyAuth(org.api_key, org.organization_id)
     client = EmissionsClient(slow_sandbox.base_url, auth, ca_file=slow_sandbox.ca_file)
     client.send_json(
         "POST", "/v1/facilities", {"name": "Madrid Warehouse", "type": "x", "country": "ES"}
@@ -38,10 +29,12 @@ def test_a_killed_load_is_recovered_with_the_co2e_the_service_holds_now(
     path = write_wastes_xlsx(tmp_path / "w.xlsx", [waste_row(n) for n in range(2500)])
     warehouse = tmp_path / "w.duckdb"
     env = {**os.environ, "EMISSIONS_API_URL": slow_sandbox.base_url,
-           "EMISSIONS_API_KEY": org["api_key"], "EMISSIONS_ORGANIZATION_ID": org["organization_id"],
+           "EMISSIONS_API_KEY": org.api_key, "EMISSIONS_ORGANIZATION_ID": org.organization_id,
            "EMISSIONS_CA_FILE": str(slow_sandbox.ca_file)}  # fmt: skip
     killed = run_module(
-        "tests.resources.crash_driver", ["wastes", str(path), str(warehouse), "1"], env=env,
+        "tests.resources.crash_driver",
+        ["wastes", str(path), str(warehouse), "1"],
+        env=env,
         timeout=120,
     )
     assert killed.returncode == KILLED, killed.stderr[-2000:]

@@ -6,8 +6,6 @@ setting to raise."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,10 +16,10 @@ from emissions_etl.warehouse import MemorySettings, Warehouse, parse_memory
 from emissions_etl.warehouse._memory import MEMORY_SHARE, MINIMUM_BYTES, physical_memory
 from emissions_etl.warehouse._resting import EVICT_ABOVE
 from emissions_etl.warehouse._target import WarehouseTarget
+from tests.cli_process import run_etl
 
 from .conftest import mapping_frame, source_frame
 
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 #: A statement no memory limit of 20 MB holds: 3 million distinct keys grouped.
 TOO_BIG = (
     "SELECT count(*) FROM "
@@ -133,10 +131,7 @@ def test_sql_out_of_memory_exits_3_with_the_setting_to_raise(warehouse: Warehous
         pass
     env = {**os.environ, "EMISSIONS_WAREHOUSE": str(warehouse.path)}
 
-    done = subprocess.run(
-        [CLI, "sql", TOO_BIG, "--warehouse-memory", "20MB"],
-        env=env, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+    done = run_etl(["sql", TOO_BIG, "--warehouse-memory", "20MB"], env=env, timeout=120)
 
     assert done.returncode == 3
     [line] = done.stderr.strip().splitlines()
