@@ -12,16 +12,18 @@ the command line's consoles are imported by each child, after its environment is
 
 ``run_etl`` and ``run_module`` mirror ``subprocess.run(..., capture_output=True, text=True)``:
 a CompletedProcess with the exit code, stdout and stderr, or TimeoutExpired after the child is
-killed. Commands that must run at the same time as others (two loads at once) keep
-``subprocess.Popen``: the server runs one command at a time.
+killed. ``start_etl`` mirrors ``subprocess.Popen(..., stdout=PIPE, stderr=PIPE, text=True)``
+for commands that run at the same time as others (two loads at once): the server forks a child
+per request as it comes and says when each ends.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
+import itertools
 import json
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -45,7 +47,8 @@ def run_etl(
 ) -> subprocess.CompletedProcess[str]:
     """``emissions-etl ARGS`` with its output captured (the environment is ``env`` alone, as
     ``subprocess.run(env=...)`` gives it)."""
-    return _SERVER.run({"script": ETL}, [ETL, *args], env, cwd, timeout, input)
+    command = start_etl(args, env=env, cwd=cwd, input=input)
+    return command.completed(timeout)
 
 
 def run_module(
@@ -57,30 +60,84 @@ def run_module(
     timeout: float = 300.0,
 ) -> subprocess.CompletedProcess[str]:
     """``python -m MODULE ARGS`` with its output captured."""
-    return _SERVER.run({"module": module}, [module, *args], env, cwd, timeout, None)
+    command = _SERVER.start({"module": module}, [module, *args], env, cwd, None)
+    return command.completed(timeout)
+
+
+def start_etl(
+    args: Sequence[str],
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: str | Path | None = None,
+    input: str | None = None,  # noqa: A002 - subprocess.run's name
+) -> ForkedCommand:
+    """``emissions-etl ARGS`` started, running beside the commands started before it."""
+    return _SERVER.start({"script": ETL}, [ETL, *args], env, cwd, input)
+
+
+class ForkedCommand:
+    """A command the server forked: ``communicate`` and ``returncode`` as ``Popen`` has them."""
+
+    def __init__(self, argv: list[str], folder: tempfile.TemporaryDirectory[str]) -> None:
+        self.args = argv
+        self.pid = 0  # known once the server has forked it (``start`` waits for that)
+        self.returncode: int | None = None
+        self.lost = ""  # why the server can no longer say how the command ended
+        self._folder = folder
+        self._forked = threading.Event()
+        self._ended = threading.Event()
+
+    def communicate(self, timeout: float | None = None) -> tuple[str, str]:
+        """Wait for the command's end (killing it after ``timeout`` and raising
+        TimeoutExpired); its stdout and stderr."""
+        done = self.completed(timeout)
+        return done.stdout, done.stderr
+
+    def completed(self, timeout: float | None) -> subprocess.CompletedProcess[str]:
+        if self._ended.wait(timeout) and self.lost:
+            raise RuntimeError(self.lost)
+        if not self._ended.is_set():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            self._ended.wait(_START_TIMEOUT)
+            self._folder.cleanup()
+            raise subprocess.TimeoutExpired(self.args, timeout or 0.0)
+        folder = Path(self._folder.name)
+        out = (folder / "stdout").read_text("utf-8", "replace")
+        err = (folder / "stderr").read_text("utf-8", "replace")
+        self._folder.cleanup()
+        assert self.returncode is not None
+        return subprocess.CompletedProcess(self.args, self.returncode, out, err)
 
 
 class _ForkServer:
-    """The client side: starts the server on first use, one command at a time."""
+    """The client side: starts the server on first use; a thread reads its answers (each
+    child's pid, then its exit code) and hands them to the command they name."""
 
     def __init__(self) -> None:
         self._process: subprocess.Popen[str] | None = None
         self._lock = threading.Lock()
+        self._ids = itertools.count()
+        self._commands: dict[int, ForkedCommand] = {}
 
-    def run(
+    def start(
         self,
         what: dict[str, str],
         argv: list[str],
         env: Mapping[str, str] | None,
         cwd: str | Path | None,
-        timeout: float,
         input_text: str | None,
-    ) -> subprocess.CompletedProcess[str]:
-        with self._lock, tempfile.TemporaryDirectory(prefix="cli-") as folder:
-            streams = {name: Path(folder) / name for name in ("stdin", "stdout", "stderr")}
-            streams["stdin"].write_text(input_text or "", "utf-8")
+    ) -> ForkedCommand:
+        folder = tempfile.TemporaryDirectory(prefix="cli-")
+        streams = {name: Path(folder.name) / name for name in ("stdin", "stdout", "stderr")}
+        streams["stdin"].write_text(input_text or "", "utf-8")
+        command = ForkedCommand(argv, folder)
+        with self._lock:
+            request_id = next(self._ids)
+            self._commands[request_id] = command
             request = {
                 **what,
+                "id": request_id,
                 "argv": argv,
                 "env": dict(os.environ if env is None else env),
                 "cwd": str(cwd or os.getcwd()),
@@ -90,16 +147,9 @@ class _ForkServer:
             assert process.stdin is not None
             process.stdin.write(json.dumps(request) + "\n")
             process.stdin.flush()
-            pid = int(self._answer(process, _START_TIMEOUT)["pid"])
-            try:
-                code = int(self._answer(process, timeout)["code"])
-            except subprocess.TimeoutExpired:
-                os.kill(pid, signal.SIGKILL)
-                self._answer(process, _START_TIMEOUT)
-                raise subprocess.TimeoutExpired(argv, timeout) from None
-            out = streams["stdout"].read_text("utf-8", "replace")
-            err = streams["stderr"].read_text("utf-8", "replace")
-            return subprocess.CompletedProcess(argv, code, out, err)
+        if not command._forked.wait(_START_TIMEOUT) or command.lost:
+            raise RuntimeError(command.lost or f"the fork server started no child for {argv}")
+        return command
 
     def _started(self) -> subprocess.Popen[str]:
         if self._process is None or self._process.poll() is not None:
@@ -110,19 +160,32 @@ class _ForkServer:
                 text=True,
                 cwd=Path(__file__).resolve().parents[1],
             )
+            threading.Thread(target=self._read_answers, args=(self._process,), daemon=True).start()
             atexit.register(self._stop, self._process)
         return self._process
 
-    def _answer(self, process: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
+    def _read_answers(self, process: subprocess.Popen[str]) -> None:
         assert process.stdout is not None
-        ready, _, _ = select.select([process.stdout], [], [], timeout)
-        if not ready:
-            raise subprocess.TimeoutExpired(process.args, timeout)
-        line = process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the fork server ended (exit code {process.wait()})")
-        answer: dict[str, Any] = json.loads(line)
-        return answer
+        for line in process.stdout:
+            answer: dict[str, int] = json.loads(line)
+            with self._lock:
+                command = self._commands[answer["id"]]
+            if "pid" in answer:
+                command.pid = answer["pid"]
+                command._forked.set()
+            else:
+                with self._lock:
+                    del self._commands[answer["id"]]
+                command.returncode = answer["code"]
+                command._ended.set()
+        lost = f"the fork server ended (exit code {process.wait()})"
+        with self._lock:
+            orphans = list(self._commands.values())
+            self._commands.clear()
+        for command in orphans:
+            command.lost = lost
+            command._forked.set()
+            command._ended.set()
 
     @staticmethod
     def _stop(process: subprocess.Popen[str]) -> None:
@@ -138,17 +201,27 @@ _SERVER = _ForkServer()
 
 
 def _serve() -> None:
-    """Import what every command imports, then fork a child per request line."""
+    """Import what every command imports, then fork a child per request line as it comes; a
+    thread per child waits for its end and says its exit code."""
     _warm()
     answers = sys.stdout
+    saying = threading.Lock()
+
+    def say(answer: dict[str, int]) -> None:
+        with saying:
+            print(json.dumps(answer), file=answers, flush=True)
+
+    def wait_for(request_id: int, pid: int) -> None:
+        _, status = os.waitpid(pid, 0)
+        say({"id": request_id, "code": os.waitstatus_to_exitcode(status)})
+
     for line in sys.stdin:
         request = json.loads(line)
         pid = os.fork()
         if pid == 0:
             _child(request)  # never returns
-        print(json.dumps({"pid": pid}), file=answers, flush=True)
-        _, status = os.waitpid(pid, 0)
-        print(json.dumps({"code": os.waitstatus_to_exitcode(status)}), file=answers, flush=True)
+        say({"id": request["id"], "pid": pid})
+        threading.Thread(target=wait_for, args=(request["id"], pid), daemon=True).start()
 
 
 def _warm() -> None:

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from emissions_etl.warehouse import Warehouse
-from tests.cli_process import run_etl
+from tests.cli_process import run_etl, start_etl
 from tests.pipeline.tenancy import Tenant, new_tenant, waste_row, write_wastes_xlsx
 from tests.postgres_server import PostgresServer, available
 
@@ -23,8 +21,6 @@ pytestmark = [
     pytest.mark.xdist_group("postgres"),  # the lake modules share one PostgreSQL, on one worker
     pytest.mark.timeout(600),
 ]
-
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
 
 def lake_env(tenant: Tenant, conninfo: str, data: Path) -> dict[str, str]:
@@ -59,10 +55,7 @@ def test_three_loads_at_once_for_three_organizations_leave_each_whole_in_one_lak
         for n, t in enumerate(tenants)
     ]
     loads = [
-        subprocess.Popen(
-            [CLI, "load", str(path)], env=lake_env(t, conninfo, data),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+        start_etl(["load", str(path)], env=lake_env(t, conninfo, data))
         for t, path in zip(tenants, files, strict=True)
     ]
     ended = [load.communicate(timeout=400) for load in loads]

@@ -18,6 +18,7 @@ from emissions_etl.errors import WarehouseError
 from emissions_etl.warehouse import Warehouse
 from emissions_etl.warehouse._catalog_turn import CatalogTurn
 from emissions_etl.warehouse._target import WarehouseTarget
+from tests.cli_process import start_etl
 from tests.pipeline.tenancy import Tenant, new_tenant
 from tests.postgres_server import PostgresServer, available
 from tests.warehouse.test_lake import lake_env
@@ -29,7 +30,6 @@ pytestmark = [
     pytest.mark.timeout(900),
 ]
 
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 INBOX = Path(__file__).parents[2] / "sample_data" / "inbox"
 #: Files of resources the service creates one record per request (no idempotency key makes a
 #: second create of the same row the same record): where two loads at once created twice.
@@ -78,16 +78,7 @@ def test_two_loads_of_one_organization_started_together_create_nothing_twice(
     conninfo = postgres.create_database("together")
     env = lake_env(tenant, conninfo, tmp_path / "lake-data")
 
-    loads = [
-        subprocess.Popen(
-            [CLI, "load", *map(str, FILES)],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )  # fmt: skip
-        for _ in range(2)
-    ]
+    loads = [start_etl(["load", *map(str, FILES)], env=env) for _ in range(2)]
     ended = [load.communicate(timeout=600) for load in loads]
 
     assert [load.returncode for load in loads] == [1, 1], [err[-2000:] for _, err in ended]

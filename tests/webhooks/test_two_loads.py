@@ -6,19 +6,17 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.cli_process import start_etl
 from tests.corpus.make_corpus import HEADER, csv_text, row
 from tests.sandbox_fixture import SandboxServer
 from tests.webhooks.support import Tenant, free_port, new_tenant
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 ROWS = 20_000  # four ingest jobs of 5,000 each per load
 #: One line per ingest job: finished by its event, or polled after the wait (the fallback).
 JOB_LINE = re.compile(
@@ -56,10 +54,10 @@ def test_two_webhook_loads_at_once_both_finish_their_jobs_by_their_events(
         "COLUMNS": "200",
     }
     loads = {
-        name: subprocess.Popen(
-            [CLI, "load", str(wastes_csv(tmp_path / f"{name}.csv", name)), "--resource", "wastes",
+        name: start_etl(
+            ["load", str(wastes_csv(tmp_path / f"{name}.csv", name)), "--resource", "wastes",
              "--warehouse", str(tmp_path / f"{name}.duckdb")],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+            env=env,
         )  # fmt: skip
         for name in ("a", "b")
     }
