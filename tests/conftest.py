@@ -38,10 +38,14 @@ def _rewrite_test_modules_once(config: pytest.Config) -> None:
         if not (path.name.startswith("test_") or path.name == "conftest.py"):
             continue
         pyc = rewrite.get_cache_dir(path) / (path.name[:-3] + rewrite.PYC_TAIL)
-        if rewrite._read_pyc(path, pyc, state.trace) is None:
+        if rewrite._read_pyc(path, pyc, state.trace) is not None:
+            continue
+        try:
             source_stat, code = rewrite._rewrite_test(path, config)
-            if rewrite.try_makedirs(pyc.parent):
-                rewrite._write_pyc(state, code, source_stat, pyc)
+        except (OSError, SyntaxError):
+            continue  # the worker that collects it reports it, as pytest does
+        if rewrite.try_makedirs(pyc.parent):
+            rewrite._write_pyc(state, code, source_stat, pyc)
 
 
 def _refuse_groups_that_would_spread(config: pytest.Config) -> None:
