@@ -7,7 +7,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import openpyxl
@@ -19,7 +18,6 @@ from tests.cli_process import run_etl
 from .pipeline.tenancy import HEADER, Tenant, tenant, waste_row, write_wastes_xlsx
 
 __all__ = ["tenant"]
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 WASTES = resource_spec("wastes")
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import socket
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,6 @@ from tests.pipeline.tenancy import waste_row, write_wastes_csv
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 SECRETS = {
     "api key": "api-key-NEVER-SHOWN-0001",
     "conninfo password": "catalog-pw-NEVER-SHOWN-0002",

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,8 +25,6 @@ pytestmark = [
     pytest.mark.xdist_group("s3-cli"),
     pytest.mark.timeout(600),
 ]
-
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
 
 @pytest.fixture(scope="module")

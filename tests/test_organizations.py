@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +20,6 @@ from emissions_etl.settings import Settings
 from emissions_etl.warehouse import Warehouse
 from tests.cli_process import run_etl
 from tests.pipeline.tenancy import new_tenant, waste_row, write_wastes_xlsx
-
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
 FILE = """
 [defaults]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import openpyxl
@@ -18,7 +17,6 @@ from emissions_etl.inventory import evidence, read_inventory, records_behind
 from emissions_etl.warehouse import Warehouse
 from tests.cli_process import run_etl
 
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 COLUMNS = ["line", "co2e_kg", "resource", "service_id", "source_key", "activity_date", "status",
            "facility", "source", "file", "sheet", "row", "file_sha256", "landed_at",
            "run_id"]  # fmt: skip

@@ -9,7 +9,6 @@ import csv
 import hashlib
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,6 @@ pytestmark = [
     pytest.mark.timeout(600),
 ]
 
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 #: The workbooks' first data row (a title row, a blank row, the header: write_wastes_xlsx).
 FIRST_ROW = 4
 

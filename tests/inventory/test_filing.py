@@ -9,7 +9,6 @@ from __future__ import annotations
 import getpass
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
@@ -23,8 +22,6 @@ from tests.cli_process import run_etl
 from tests.inventory.conftest import build_two_years_warehouse, change_everything
 
 pytestmark = pytest.mark.slow  # benchmark-sized: left out of the fast run
-
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
 
 def run(*args: str, warehouse: str) -> subprocess.CompletedProcess[str]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import openpyxl
@@ -15,8 +14,6 @@ import pytest
 from emissions_etl.warehouse import Warehouse
 from tests.cli_process import run_etl
 from tests.inventory.conftest import build_inventory_warehouse
-
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
 
 def inventory(*args: str, **env: str) -> subprocess.CompletedProcess[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import os
-import sys
 from pathlib import Path
 
 import openpyxl
@@ -16,8 +15,6 @@ from emissions_etl.report import write_report
 from emissions_etl.warehouse import Warehouse
 from tests.cli_process import run_etl
 from tests.inventory.conftest import build_two_years_warehouse, change_everything
-
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
 
 @pytest.fixture

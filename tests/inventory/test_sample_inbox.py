@@ -6,7 +6,6 @@ its lines, and the command writes it."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import openpyxl
@@ -28,7 +27,6 @@ pytestmark = [
 ]
 
 INBOX = Path(__file__).parents[2] / "sample_data" / "inbox"
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 OWN_FLEET = "own fleet leg: its fuel is counted in logistics_recharges"
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import openpyxl
@@ -18,7 +17,6 @@ from emissions_etl.report import write_report
 from emissions_etl.warehouse import Warehouse
 from tests.cli_process import run_etl
 
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 YEARS = ["2024 base year (t)", "2025 (t)", "2026 (t)", "change 2026/2025 (%)"]
 OLD_COLUMNS = ["line", "scope", "category", "co2e (t)", "records", "calculated", "pending",
                "errors"]  # fmt: skip

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,6 @@ from emissions_etl.resources import RESOURCES
 from tests.cli_process import run_etl
 from tests.pipeline.tenancy import Tenant, tenant  # noqa: F401  (fixture)
 
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 ROOT = Path(__file__).parents[2]
 SAMPLES = ROOT / "sample_data" / "profiles"
 #: The demo's facilities the tenant fixture does not create.

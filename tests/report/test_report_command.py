@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 from emissions_etl.warehouse import Warehouse
 from tests.cli_process import run_etl
-
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
 
 def report(*args: str, **env: str) -> subprocess.CompletedProcess[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,6 @@ from tests.resources.conftest import load, load_parents, write_example
 from tests.resources.examples import EXAMPLES
 
 TRAVEL_HEADER = ["travel_date", "transport_type", "distance_km", "travel_number", "round_trip"]
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
 
 def trips(count: int, *, first_day: int = 0) -> list[list[Any]]:

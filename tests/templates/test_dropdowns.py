@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import openpyxl
@@ -17,7 +16,6 @@ from tests.cli_process import run_etl
 from tests.pipeline.tenancy import Tenant, tenant
 
 __all__ = ["tenant"]
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
 
 def run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

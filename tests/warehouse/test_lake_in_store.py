@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,8 +23,6 @@ pytestmark = [
     pytest.mark.xdist_group("postgres"),  # the lake modules share one PostgreSQL, on one worker
     pytest.mark.timeout(600),
 ]
-
-CLI = str(Path(sys.executable).with_name("emissions-etl"))
 
 
 @pytest.fixture(scope="module")
