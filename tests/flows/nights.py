@@ -86,6 +86,25 @@ def service_wastes(tenant: Tenant) -> int:
         return sum(1 for _ in client.iter_wastes())
 
 
+def check_first_night(
+    night: tuple[Any, list[Any]],
+    logs: Sequence[Path],
+    tenants: Mapping[str, Tenant],
+    rows: Mapping[str, int],
+) -> None:
+    """A first night: it and a child per organization (named after it and its inbox) completed,
+    each organization's service holds its rows, and no key is in the workers' logs."""
+    parent, children = night
+    text = "\n".join(log.read_text(errors="replace") for log in logs)
+    assert parent.state.is_completed(), f"{parent.state.message}\n{text[-6000:]}"
+    assert [child.name for child in children] == [f"nightly {name} inbox/{name}" for name in rows]
+    for child in children:
+        assert child.state.is_completed(), child.state.message
+    for name, tenant in tenants.items():
+        assert service_wastes(tenant) == rows[name]
+        assert tenant.api_key not in text
+
+
 def check_nothing_created_again(
     night: tuple[Any, list[Any]],
     tenants: Mapping[str, Tenant],
