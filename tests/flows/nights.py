@@ -1,6 +1,6 @@
-"""The nightly of several organizations on a real server, shared by the modules that run it:
-workers of one pool on a queue of the test's own, a night started from the deployment and
-waited for, and what the service holds after."""
+"""The nightly of several organizations on a real server: workers of one pool on a queue of the
+test's own, a night started from the deployment and waited for, and what the service holds
+after."""
 
 from __future__ import annotations
 

@@ -1,9 +1,16 @@
-"""A pool of machines on a real `prefect server start`: two workers started from different
-empty folders (each its own home: no disk shared between them), the nightly of two
-organizations whose inboxes are in an object store (a real S3-compatible server, moto's), into
-one lake whose catalog is in a real PostgreSQL and whose data files are in the store. Every
-worker needs only the Prefect server and the store's AWS variables; the rest comes from the
-Prefect variables and blocks ``prefect-setup`` writes. A second night creates nothing.
+"""A group's nightly on a pool of machines, on a real `prefect server start`: two workers of
+one pool started from different empty folders (each its own home: no disk shared between
+them), two organizations each with its own key whose inboxes are in an object store (a real
+S3-compatible server, moto's), one DuckLake warehouse whose catalog is in a real PostgreSQL and
+whose data files are in the store. ``prefect-setup`` writes the organizations (a variable and a
+Secret block each); every worker needs only the Prefect server and the store's AWS variables,
+the rest comes from what ``prefect-setup`` wrote. The nightly run starts one child run per
+organization on the pool; the workers run them at once (a lake takes several writers: runs of
+different organizations take no turns); the lake holds each organization's rows under its id;
+a second night over the same files creates nothing in the service.
+
+One night serves every test here: a worker's start and each flow run (a fresh process) cost
+seconds of CPU, so the group's checks and the pool's share one set-up.
 
 The servers are set up in fixtures of their own (``postgres``, ``s3``, ``pool``), apart from
 the real Prefect server's (``real_prefect_server``), so they can move to session fixtures.
@@ -18,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from emissions_etl.orchestration.organizations import ORGANIZATIONS_VARIABLE, key_block_name
 from emissions_etl.orchestration.setup import setup_prefect
 from emissions_etl.settings import Settings
 from emissions_etl.warehouse import Warehouse
@@ -53,6 +61,7 @@ class Pool:
     s3: S3Server
     folders: list[Path]
     logs: list[Path]
+    setup_output: list[str]
 
 
 @pytest.fixture(scope="module")
@@ -99,12 +108,13 @@ def pool(
         inbox=f"s3://{BUCKET}/inbox",
         organizations=toml,
     )
-    setup_prefect(settings, project_dir=PROJECT, say=lambda line: None)
+    output: list[str] = []
+    setup_prefect(settings, project_dir=PROJECT, say=output.append)
     homes = [tmp_path_factory.mktemp(f"worker-{n}") for n in range(2)]  # empty, its own home
     env = {home: {**real_prefect_server.subprocess_env(), **s3.env(), "HOME": str(home)}
            for home in homes}  # fmt: skip
     with nights.pool_workers(QUEUE, homes, env) as logs:
-        yield Pool(tenants, Warehouse(lake, data_path=data), s3, homes, logs)
+        yield Pool(tenants, Warehouse(lake, data_path=data), s3, homes, logs, output)
 
 
 def night(pool: Pool) -> tuple[Any, list[Any]]:
@@ -114,6 +124,36 @@ def night(pool: Pool) -> tuple[Any, list[Any]]:
 @pytest.fixture(scope="module")
 def first_night(pool: Pool) -> tuple[Any, list[Any]]:
     return night(pool)
+
+
+def test_setup_writes_the_organizations_and_the_lake_takes_no_turns(pool: Pool) -> None:
+    from prefect.blocks.system import Secret
+    from prefect.variables import Variable
+
+    listed = Variable.get(ORGANIZATIONS_VARIABLE)
+
+    assert [entry["name"] for entry in listed] == list(ROWS)  # type: ignore[union-attr,index]
+    for name, tenant in pool.tenants.items():
+        assert Secret.load(key_block_name(name)).get() == tenant.api_key  # type: ignore[union-attr]
+        assert tenant.api_key not in str(listed)
+        assert tenant.api_key not in "\n".join(pool.setup_output)
+    no_turns = "takes several writers at once, runs take no turns (runs of one organization do"
+    assert any(no_turns in line for line in pool.setup_output)
+
+
+def test_two_workers_run_the_nightly_of_two_organizations_at_once_into_one_lake(
+    pool: Pool, first_night: tuple[Any, list[Any]]
+) -> None:
+    nights.check_first_night(first_night, pool.logs, pool.tenants, ROWS)
+    parent, children = first_night
+
+    assert parent.state.message == "2 organization(s): 2 completed (0 partial), 0 failed"
+    assert parent.name == f"nightly 2 organizations {BUCKET}/inbox"
+    for child in children:
+        assert child.work_queue_name == QUEUE
+    # At once: each child started before the other ended (two organizations take no turns).
+    first, second = sorted(children, key=lambda run: run.start_time)
+    assert second.start_time < first.end_time, [(c.start_time, c.end_time) for c in children]
 
 
 def test_two_workers_sharing_no_disk_load_two_organizations_from_the_store_into_one_lake(
@@ -135,7 +175,7 @@ def test_two_workers_sharing_no_disk_load_two_organizations_from_the_store_into_
         assert kept == [], kept
 
 
-def test_a_second_night_from_the_store_creates_nothing(
+def test_a_second_night_from_the_store_creates_nothing_in_the_service(
     pool: Pool, first_night: tuple[Any, list[Any]]
 ) -> None:
     second = night(pool)

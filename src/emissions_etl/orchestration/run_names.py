@@ -16,9 +16,9 @@ from emissions_etl.errors import EmissionsEtlError
 
 
 def nightly_run_name() -> str:
-    """``nightly data/inbox`` (the inbox's folder and its parent), ``nightly acme-es
-    inbox/acme-es`` for one organization's run, with ``strict`` and ``mirror`` when the run
-    has them."""
+    """``nightly data/inbox`` (the inbox's folder and its parent, or its bucket in a store:
+    ``nightly acme-emissions/inbox``), ``nightly acme-es inbox/acme-es`` for one organization's
+    run, with ``strict`` and ``mirror`` when the run has them."""
     from prefect.runtime import flow_run
 
     from emissions_etl.orchestration.organizations import inbox_for
@@ -27,7 +27,7 @@ def nightly_run_name() -> str:
     organization = parameters.get("organization")
     try:
         inbox = inbox_for(parameters.get("inbox"), organization)
-        label = f"{inbox.parent.name}/{inbox.name}" if inbox.parent.name else inbox.name
+        label = "/".join(part.strip("/") for part in inbox.parts[-2:] if part.strip("/"))
     except EmissionsEtlError:
         label = str(parameters.get("inbox") or "(no inbox set)")
     words = _organization(parameters, each=True)
