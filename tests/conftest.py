@@ -28,6 +28,10 @@ def pytest_configure(config: pytest.Config) -> None:
         _rewrite_test_modules_once(config)
         _refuse_groups_that_would_spread(config)
         _trust_one_root_for_plain_http_clients()
+        # Four workers on two cores: DuckDB's two threads per connection only waited for each
+        # other (the warehouse's tests spent 19 % less CPU, 17 % less time, on one). Every
+        # warehouse the tests open takes it, in-process or in the processes they start.
+        os.environ.setdefault("EMISSIONS_WAREHOUSE_THREADS", "1")
 
 
 def _trust_one_root_for_plain_http_clients() -> None:
@@ -36,7 +40,8 @@ def _trust_one_root_for_plain_http_clients() -> None:
     and the flow tests and the real server's workers and flow runs make hundreds of clients.
     The tests' only HTTPS server is the sandbox, which every client reaches with its own CA
     file, so the workers and the processes they start (set before they start) trust one root
-    of certifi's: 0.2 ms per client. A value already set is left as it is."""
+    of certifi's: 0.2 ms per client (over a value already set: a system's bundle is as
+    large)."""
     import certifi
 
     bundle = Path(certifi.where()).read_text(encoding="ascii")
@@ -46,7 +51,7 @@ def _trust_one_root_for_plain_http_clients() -> None:
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     (folder / "one-root.pem").write_text(first + "\n", encoding="ascii")
     for name in ("PREFECT_API_SSL_CERT_FILE", "SSL_CERT_FILE"):
-        os.environ.setdefault(name, str(folder / "one-root.pem"))
+        os.environ[name] = str(folder / "one-root.pem")
 
 
 def _rewrite_test_modules_once(config: pytest.Config) -> None:

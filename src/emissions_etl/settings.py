@@ -69,6 +69,12 @@ class Settings(BaseSettings):
         description="Folder DuckDB spills to (default: beside the warehouse file, a lake's "
         "catalog file or its data folder)",
     )
+    warehouse_threads: int | None = Field(
+        default=None,
+        ge=1,
+        description="Threads DuckDB runs a statement on (default: one per core); 1 where several "
+        "loads run at once on few cores",
+    )
     warehouse_retention_days: int = Field(
         default=DEFAULT_RETENTION_DAYS,
         ge=0,
@@ -138,7 +144,11 @@ class Settings(BaseSettings):
             data_path=self.warehouse_data,
             organization_id=self.organization_id,
             say=say,
-            memory=MemorySettings(limit=self.warehouse_memory, temp=self.warehouse_temp),
+            memory=MemorySettings(
+                limit=self.warehouse_memory,
+                temp=self.warehouse_temp,
+                threads=self.warehouse_threads,
+            ),
         )
 
     def require_api(self) -> tuple[str, SecretStr, str]:

@@ -47,9 +47,12 @@ class RealPrefectServer:
     started_in: float  # seconds from launch until /api/health answered
 
     def subprocess_env(self) -> dict[str, str]:
-        """The environment for prefect CLI processes aimed at this server (no EMISSIONS_*);
-        its workers ask for runs every second (10 s by default: up to 10 s lost per run)."""
+        """The environment for prefect CLI processes aimed at this server (no EMISSIONS_*
+        but a worker's own DuckDB threads, which no Prefect variable holds); its workers ask
+        for runs every second (10 s by default: up to 10 s lost per run)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("EMISSIONS_")}
+        if "EMISSIONS_WAREHOUSE_THREADS" in os.environ:
+            env["EMISSIONS_WAREHOUSE_THREADS"] = os.environ["EMISSIONS_WAREHOUSE_THREADS"]
         return {
             **env,
             "PREFECT_API_URL": self.api_url,

@@ -1,7 +1,7 @@
 """DuckDB's memory limit follows the machine (or ``EMISSIONS_WAREHOUSE_MEMORY``), what does not
-fit spills beside the warehouse (or to ``EMISSIONS_WAREHOUSE_TEMP``), a writer gives back what
-DuckDB cached once a group of rows has landed, and a limit still met is one line naming the
-setting to raise."""
+fit spills beside the warehouse (or to ``EMISSIONS_WAREHOUSE_TEMP``), it runs on a thread per
+core (or ``EMISSIONS_WAREHOUSE_THREADS``), a writer gives back what DuckDB cached once a group
+of rows has landed, and a limit still met is one line naming the setting to raise."""
 
 from __future__ import annotations
 
@@ -52,6 +52,35 @@ def test_a_memory_setting_that_is_no_size_is_refused_naming_the_variable(
 
     with pytest.raises(ConfigurationError, match="EMISSIONS_WAREHOUSE_MEMORY: .*not a size"):
         Settings()
+
+
+def test_duckdb_runs_on_the_threads_of_the_variable_else_one_per_core(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EMISSIONS_WAREHOUSE_THREADS", "3")
+    given = Warehouse(tmp_path / "given.duckdb")  # no settings: a notebook's, a test's
+    with given.writer():
+        pass
+    monkeypatch.delenv("EMISSIONS_WAREHOUSE_THREADS")
+    default = Warehouse(tmp_path / "default.duckdb")
+    with default.writer():
+        pass
+
+    assert setting(given, "threads") == "3"
+    assert setting(default, "threads") == str(os.cpu_count())
+    assert Settings(warehouse_threads=2).open_warehouse().memory.threads == 2
+
+
+@pytest.mark.parametrize("value", ["0", "two", "-1"])
+def test_a_thread_count_that_is_not_one_or_more_is_refused_naming_the_variable(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("EMISSIONS_WAREHOUSE_THREADS", value)
+
+    with pytest.raises(ConfigurationError, match="EMISSIONS_WAREHOUSE_THREADS"):
+        Settings()
+    with pytest.raises(ValueError, match="EMISSIONS_WAREHOUSE_THREADS=.*1 or more"):
+        MemorySettings()
 
 
 def test_the_settings_give_the_warehouse_its_limit_and_spill_folder(tmp_path: Path) -> None:

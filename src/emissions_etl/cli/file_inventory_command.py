@@ -23,6 +23,7 @@ from emissions_etl.cli.warehouse_options import (
     WarehouseMemoryOption,
     WarehouseOption,
     WarehouseTempOption,
+    WarehouseThreadsOption,
 )
 
 
@@ -43,6 +44,7 @@ def file_inventory_command(
     warehouse_data: WarehouseDataOption = None,
     warehouse_memory: WarehouseMemoryOption = None,
     warehouse_temp: WarehouseTempOption = None,
+    warehouse_threads: WarehouseThreadsOption = None,
     consolidation: ConsolidationOption = None,
 ) -> None:
     """File the GHG inventory of a year: its figures and lines, who filed it and when, and what
@@ -61,7 +63,9 @@ def file_inventory_command(
         reporting_year = reading_year(year)
         assert reporting_year is not None
         approach = consolidation_approach(consolidation)  # before the settings: names it
-        source = warehouse_at(warehouse, warehouse_data, warehouse_memory, warehouse_temp)
+        source = warehouse_at(
+            warehouse, warehouse_data, warehouse_memory, warehouse_temp, warehouse_threads
+        )
         filed, _ = file_inventory(
             source,
             year=reporting_year,

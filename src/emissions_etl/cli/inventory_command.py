@@ -27,6 +27,7 @@ from emissions_etl.cli.warehouse_options import (
     WarehouseMemoryOption,
     WarehouseOption,
     WarehouseTempOption,
+    WarehouseThreadsOption,
     warehouse_settings,
 )
 
@@ -109,6 +110,7 @@ def inventory_command(
     warehouse_data: WarehouseDataOption = None,
     warehouse_memory: WarehouseMemoryOption = None,
     warehouse_temp: WarehouseTempOption = None,
+    warehouse_threads: WarehouseThreadsOption = None,
     consolidation: ConsolidationOption = None,
 ) -> None:
     """Write the GHG inventory: Scope 1, Scope 2, Scope 3 by category and the total (ESRS E1-6)."""
@@ -137,7 +139,9 @@ def inventory_command(
         if filed is not None and against is not None:
             raise ValueError("--filed writes a filed inventory, --against restates one: not both")
         approach = consolidation_approach(consolidation)  # before the settings: names it
-        source = warehouse_at(warehouse, warehouse_data, warehouse_memory, warehouse_temp)
+        source = warehouse_at(
+            warehouse, warehouse_data, warehouse_memory, warehouse_temp, warehouse_threads
+        )
         inventory, restatement = _inventories(
             source, year=reading_year(year), base_year=base_year_of(ctx, base_year, year),
             organization=organization, organizations=organizations, filed=filed,
@@ -174,12 +178,15 @@ def warehouse_at(
     warehouse_data: str | None,
     warehouse_memory: str | None = None,
     warehouse_temp: str | None = None,
+    warehouse_threads: int | None = None,
 ) -> Warehouse:
     """The warehouse the options or the EMISSIONS_* settings name; InputError if none is there."""
     from emissions_etl.errors import InputError
     from emissions_etl.settings import Settings
 
-    given = warehouse_settings(warehouse, warehouse_data, warehouse_memory, warehouse_temp)
+    given = warehouse_settings(
+        warehouse, warehouse_data, warehouse_memory, warehouse_temp, warehouse_threads
+    )
     source = Settings(**given).open_warehouse()
     if not source.target.exists:
         raise InputError(str(source.target), "no warehouse here")

@@ -25,6 +25,7 @@ from emissions_etl.cli.warehouse_options import (
     WarehouseMemoryOption,
     WarehouseOption,
     WarehouseTempOption,
+    WarehouseThreadsOption,
     warehouse_settings,
 )
 from emissions_etl.cli.webhook_options import (
@@ -225,6 +226,7 @@ def load(
     warehouse_data: WarehouseDataOption = None,
     warehouse_memory: WarehouseMemoryOption = None,
     warehouse_temp: WarehouseTempOption = None,
+    warehouse_threads: WarehouseThreadsOption = None,
     profile: ProfileOption = None,
     sector_map: SectorMapOption = None,
     default_country: DefaultCountryOption = None,
@@ -278,7 +280,9 @@ def load(
         planned = plan_inputs(files, resource or profile_resource(profile), sheet, profile)
         _warn_sheet_on_csv(planned, sheet)
         given = {
-            **warehouse_settings(warehouse, warehouse_data, warehouse_memory, warehouse_temp),
+            **warehouse_settings(
+                warehouse, warehouse_data, warehouse_memory, warehouse_temp, warehouse_threads
+            ),
             "limits_file": limits_file,
             "shared_limits": shared_limits.value if shared_limits else None,
             "organizations": organizations,

@@ -15,6 +15,7 @@ from emissions_etl.cli.warehouse_options import (
     WarehouseMemoryOption,
     WarehouseOption,
     WarehouseTempOption,
+    WarehouseThreadsOption,
     warehouse_settings,
 )
 
@@ -39,6 +40,7 @@ def maintain_command(
     warehouse_data: WarehouseDataOption = None,
     warehouse_memory: WarehouseMemoryOption = None,
     warehouse_temp: WarehouseTempOption = None,
+    warehouse_threads: WarehouseThreadsOption = None,
 ) -> None:
     """Keep the warehouse fast: on a DuckLake, flush inlined rows to files, merge small files,
     expire snapshots older than the retention and delete the files no snapshot needs (safe
@@ -47,7 +49,9 @@ def maintain_command(
     from emissions_etl.settings import Settings
 
     given: dict[str, object] = {
-        **warehouse_settings(warehouse, warehouse_data, warehouse_memory, warehouse_temp)
+        **warehouse_settings(
+            warehouse, warehouse_data, warehouse_memory, warehouse_temp, warehouse_threads
+        )
     }
     if retention is not None:
         given["warehouse_retention_days"] = retention

@@ -12,6 +12,7 @@ from emissions_etl.cli.warehouse_options import (
     WarehouseMemoryOption,
     WarehouseOption,
     WarehouseTempOption,
+    WarehouseThreadsOption,
     warehouse_settings,
 )
 
@@ -21,6 +22,7 @@ def rebuild_command(
     warehouse_data: WarehouseDataOption = None,
     warehouse_memory: WarehouseMemoryOption = None,
     warehouse_temp: WarehouseTempOption = None,
+    warehouse_threads: WarehouseThreadsOption = None,
     limits_file: LimitsFileOption = None,
     shared_limits: SharedLimitsOption = None,
 ) -> None:
@@ -35,7 +37,9 @@ def rebuild_command(
     from emissions_etl.settings import Settings
 
     given = {
-        **warehouse_settings(warehouse, warehouse_data, warehouse_memory, warehouse_temp),
+        **warehouse_settings(
+            warehouse, warehouse_data, warehouse_memory, warehouse_temp, warehouse_threads
+        ),
         "limits_file": limits_file,
         "shared_limits": shared_limits.value if shared_limits else None,
     }

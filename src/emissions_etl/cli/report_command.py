@@ -23,6 +23,7 @@ from emissions_etl.cli.warehouse_options import (
     WarehouseMemoryOption,
     WarehouseOption,
     WarehouseTempOption,
+    WarehouseThreadsOption,
     warehouse_settings,
 )
 
@@ -39,6 +40,7 @@ def report_command(
     warehouse_data: WarehouseDataOption = None,
     warehouse_memory: WarehouseMemoryOption = None,
     warehouse_temp: WarehouseTempOption = None,
+    warehouse_threads: WarehouseThreadsOption = None,
     consolidation: ConsolidationOption = None,
     organization: Annotated[
         str | None,
@@ -77,7 +79,9 @@ def report_command(
 
     try:
         approach = consolidation_approach(consolidation)
-        given = warehouse_settings(warehouse, warehouse_data, warehouse_memory, warehouse_temp)
+        given = warehouse_settings(
+            warehouse, warehouse_data, warehouse_memory, warehouse_temp, warehouse_threads
+        )
         source = Settings(**given).open_warehouse()
         with written(as_path(out)) as local:
             summary = write_report(

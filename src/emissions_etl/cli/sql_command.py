@@ -19,6 +19,7 @@ from emissions_etl.cli.warehouse_options import (
     WarehouseMemoryOption,
     WarehouseOption,
     WarehouseTempOption,
+    WarehouseThreadsOption,
     warehouse_settings,
 )
 
@@ -41,6 +42,7 @@ def sql_command(
     warehouse_data: WarehouseDataOption = None,
     warehouse_memory: WarehouseMemoryOption = None,
     warehouse_temp: WarehouseTempOption = None,
+    warehouse_threads: WarehouseThreadsOption = None,
     output: Annotated[
         OutputFormat,
         typer.Option(
@@ -54,7 +56,9 @@ def sql_command(
     from emissions_etl.errors import EmissionsEtlError, WarehouseMemoryError
     from emissions_etl.settings import Settings
 
-    given = warehouse_settings(warehouse, warehouse_data, warehouse_memory, warehouse_temp)
+    given = warehouse_settings(
+        warehouse, warehouse_data, warehouse_memory, warehouse_temp, warehouse_threads
+    )
     try:
         settings = Settings(**given)
         chunks = settings.open_warehouse().stream(query)

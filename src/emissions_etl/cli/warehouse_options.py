@@ -1,6 +1,6 @@
 """Command-line options naming the warehouse and how DuckDB runs it (the settings
-``warehouse``, ``warehouse_data``, ``warehouse_memory`` and ``warehouse_temp``), for every
-command that reads or writes it."""
+``warehouse``, ``warehouse_data``, ``warehouse_memory``, ``warehouse_temp`` and
+``warehouse_threads``), for every command that reads or writes it."""
 
 from __future__ import annotations
 
@@ -49,19 +49,34 @@ WarehouseTempOption = Annotated[
     ),
 ]
 
+WarehouseThreadsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--warehouse-threads",
+        envvar="EMISSIONS_WAREHOUSE_THREADS",
+        show_envvar=True,
+        min=1,
+        metavar="THREADS",
+        help="Threads DuckDB runs a statement on (default: one per core). 1 where several loads "
+        "run at once on few cores (a worker with --limit 2 on 2 cores): less CPU each.",
+    ),
+]
+
 
 def warehouse_settings(
     warehouse: str | None = None,
     warehouse_data: str | None = None,
     warehouse_memory: str | None = None,
     warehouse_temp: str | None = None,
-) -> dict[str, str]:
+    warehouse_threads: int | None = None,
+) -> dict[str, str | int]:
     """The warehouse options given on the command line, as ``Settings`` fields (an option
     not given leaves its ``EMISSIONS_*`` variable, or the default, in force)."""
-    given = {
+    given: dict[str, str | int | None] = {
         "warehouse": warehouse,
         "warehouse_data": warehouse_data,
         "warehouse_memory": warehouse_memory,
         "warehouse_temp": warehouse_temp,
+        "warehouse_threads": warehouse_threads,
     }
     return {name: value for name, value in given.items() if value is not None}

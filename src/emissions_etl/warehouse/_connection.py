@@ -195,8 +195,9 @@ def cursor_of(con: duckdb.DuckDBPyConnection, memory: MemorySettings) -> duckdb.
 
 
 def _engine_config(target: WarehouseTarget, memory: MemorySettings | None) -> EngineConfig:
-    """DuckDB's start-up settings: the memory limit, and a spill folder of the connection's
-    own (its parent made here: DuckDB makes only the last folder of the path)."""
+    """DuckDB's start-up settings: the memory limit, a spill folder of the connection's own
+    (its parent made here: DuckDB makes only the last folder of the path), the threads if
+    set."""
     memory = memory or MemorySettings()
     try:
         folder = spill_folder(target, memory)
@@ -206,7 +207,10 @@ def _engine_config(target: WarehouseTarget, memory: MemorySettings | None) -> En
             f"({error.strerror}): set EMISSIONS_WAREHOUSE_TEMP (--warehouse-temp) to a folder "
             "this user can write"
         ) from error
-    return {"memory_limit": memory.duckdb_limit(), "temp_directory": str(folder)}
+    config: EngineConfig = {"memory_limit": memory.duckdb_limit(), "temp_directory": str(folder)}
+    if memory.threads is not None:
+        config["threads"] = memory.threads
+    return config
 
 
 def _session(con: duckdb.DuckDBPyConnection, config: EngineConfig, wal: Path | None) -> None:
