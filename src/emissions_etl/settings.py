@@ -2,8 +2,9 @@
 
 Environment variables are the public contract: ``EMISSIONS_API_URL``, ``EMISSIONS_API_KEY``,
 ``EMISSIONS_ORGANIZATION_ID``, ``EMISSIONS_CA_FILE``, ``EMISSIONS_WAREHOUSE`` (and
-``EMISSIONS_WAREHOUSE_DATA`` for a DuckLake's data files; ``EMISSIONS_WAREHOUSE_MEMORY`` and
-``EMISSIONS_WAREHOUSE_TEMP`` for DuckDB's memory limit and spill folder,
+``EMISSIONS_WAREHOUSE_DATA`` for a DuckLake's data files; ``EMISSIONS_WAREHOUSE_MEMORY``,
+``EMISSIONS_WAREHOUSE_TEMP`` and ``EMISSIONS_WAREHOUSE_THREADS`` for DuckDB's memory limit, spill
+folder and threads,
 ``EMISSIONS_WAREHOUSE_RETENTION_DAYS`` for how long a lake keeps its snapshots),
 ``EMISSIONS_LIMITS_FILE``, ``EMISSIONS_SHARED_LIMITS`` and ``EMISSIONS_CONSOLIDATION`` (the GHG
 inventory's consolidation approach); for Prefect deployments also ``EMISSIONS_INBOX`` and
