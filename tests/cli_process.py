@@ -168,14 +168,14 @@ class _ForkServer:
         assert process.stdout is not None
         for line in process.stdout:
             answer: dict[str, int] = json.loads(line)
-            with self._lock:
-                command = self._commands[answer["id"]]
-            if "pid" in answer:
+            forked = "pid" in answer
+            with self._lock:  # an end is the command's last answer: it leaves the table
+                key = answer["id"]
+                command = self._commands[key] if forked else self._commands.pop(key)
+            if forked:
                 command.pid = answer["pid"]
                 command._forked.set()
             else:
-                with self._lock:
-                    del self._commands[answer["id"]]
                 command.returncode = answer["code"]
                 command._ended.set()
         lost = f"the fork server ended (exit code {process.wait()})"
@@ -228,8 +228,6 @@ def _warm() -> None:
     """What each command would otherwise do again in its child, once (90-120 ms of CPU per
     command): the modules a load imports (pandas, pandera, DuckDB, the client's HTTP/2 stack),
     every resource's schema built, and pandera's backends registered by a first validation."""
-    import contextlib
-
     import duckdb  # noqa: F401
     import h2.connection  # noqa: F401
     import httpx  # noqa: F401
