@@ -205,6 +205,9 @@ def serve(
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     bound_port = sock.getsockname()[1]
+    # The key and certificate live on disk only while uvicorn reads them into its SSL context:
+    # it re-raises SIGTERM and SIGINT once it has shut down, so a directory left for the end of
+    # `serve` would outlive every stop (a private key per run left in the temp folder).
     with tempfile.TemporaryDirectory(prefix="emissions-sandbox-tls-") as workdir:
         certfile = keyfile = None
         if not http:
@@ -217,15 +220,16 @@ def serve(
             ssl_certfile=certfile,
             ssl_keyfile=keyfile,
         )
-        server = uvicorn.Server(config)
-        shown_host = f"[{host}]" if ":" in host else host
-        url = f"{'http' if http else 'https'}://{shown_host}:{bound_port}"
-        threading.Thread(target=_announce, args=(server, url), daemon=True).start()
-        # The application (routes, models, schemas, some 100,000 objects) lives as long as the
-        # process: frozen out of the cyclic collector, whose full collections otherwise walked it
-        # again every few bulk requests (~120 ms each, ~1.5 s of a 100,000-record load).
-        gc.freeze()
-        server.run(sockets=[sock])
+        config.load()
+    server = uvicorn.Server(config)
+    shown_host = f"[{host}]" if ":" in host else host
+    url = f"{'http' if http else 'https'}://{shown_host}:{bound_port}"
+    threading.Thread(target=_announce, args=(server, url), daemon=True).start()
+    # The application (routes, models, schemas, some 100,000 objects) lives as long as the
+    # process: frozen out of the cyclic collector, whose full collections otherwise walked it
+    # again every few bulk requests (~120 ms each, ~1.5 s of a 100,000-record load).
+    gc.freeze()
+    server.run(sockets=[sock])
 
 
 def _announce(server: object, url: str) -> None:

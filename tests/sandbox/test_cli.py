@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sandbox_fixture import SANDBOX_BIN
+from tests.sandbox_fixture import SANDBOX_BIN, serve, stop
 from tests.sandbox_fixture import run_cli_process as run_cli
 
 pytestmark = pytest.mark.timeout(60)
@@ -59,3 +59,21 @@ def test_serve_help_shows_every_option_whole_at_80_columns() -> None:
     words = " ".join(done.stdout.split())  # the help text, whatever the wrapping
     assert "webhook endpoints may use loopback and private addresses" in words
     assert "The real service calls public https URLs only." in words
+
+
+def test_serve_leaves_no_key_on_disk_while_it_serves_nor_after_sigterm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))
+    db = tmp_path / "s.db"
+    run_cli("init", "--db", str(db))
+
+    with serve(db, tmp_path / "ca.pem") as served:
+        assert served.base_url.startswith("https://")
+        assert list(temp.rglob("*")) == []  # read into the SSL context, then removed
+        stop(served.process)  # SIGTERM, as a service manager stops it
+        assert served.process.returncode is not None
+
+    assert list(temp.rglob("*")) == []
