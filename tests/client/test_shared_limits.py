@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import sqlite3
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,3 +108,30 @@ def test_a_file_locked_too_long_by_another_process_is_one_clear_error(tmp_path: 
     finally:
         holder.execute("ROLLBACK")
     take(source, RATE, 3)  # usable again once the lock is gone
+
+
+def _open_after(path: Path, start: Any, answers: Any) -> None:
+    start.wait()
+    try:
+        LocalTokenSource(path)
+        answers.put("")
+    except ConfigurationError as exc:
+        answers.put(str(exc))
+
+
+def test_processes_opening_a_new_file_together_all_open_it(tmp_path: Path) -> None:
+    # Before the switch to WAL was tried again, about one round in four failed one of them.
+    context = multiprocessing.get_context("fork")
+    failures = []
+    for round_ in range(10):
+        start, answers = context.Barrier(4), context.Queue()
+        path = tmp_path / f"limits-{round_}.sqlite3"
+        children = [
+            context.Process(target=_open_after, args=(path, start, answers)) for _ in range(4)
+        ]
+        for child in children:
+            child.start()
+        failures += [answer for answer in (answers.get(timeout=60) for _ in children) if answer]
+        for child in children:
+            child.join(timeout=60)
+    assert failures == []

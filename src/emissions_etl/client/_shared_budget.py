@@ -13,6 +13,7 @@ import os
 import socket
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -188,16 +189,33 @@ class LocalTokenSource:
                 isolation_level=None,
                 check_same_thread=False,
             )
-            # Reads first: processes starting together then rarely queue for the write lock.
-            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'tokens'").fetchone():
-                db.executescript(_SCHEMA)
+            self._prepare(db)
         except (OSError, sqlite3.Error) as exc:
             raise ConfigurationError(f"limits file {self.path} cannot be used: {exc}") from exc
         self._db = db
         return db
+
+    def _prepare(self, db: sqlite3.Connection) -> None:
+        """WAL mode and the table, tried again while another process does the same.
+
+        Switching a new file to WAL takes its exclusive lock, and SQLite answers "database is
+        locked" at once to a second process switching it too, without its busy handler: two
+        loads started together would otherwise see one of them fail on an empty limits file.
+        """
+        deadline = time.monotonic() + self.lock_wait_seconds
+        while True:
+            try:
+                # Reads first: processes starting together then rarely queue for the lock.
+                if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")
+                if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'tokens'").fetchone():
+                    db.executescript(_SCHEMA)
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.01)
 
 
 @dataclass
