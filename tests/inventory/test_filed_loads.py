@@ -9,7 +9,6 @@ import csv
 import hashlib
 import os
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,24 +17,16 @@ import pytest
 
 from tests.cli_process import run_etl
 from tests.pipeline.tenancy import Tenant, new_tenant, waste_row, write_wastes_xlsx
-from tests.postgres_server import PostgresServer, available, running_postgres
+from tests.postgres_server import PostgresServer
 
 pytestmark = [
     pytest.mark.slow,  # benchmark-sized: left out of the fast run
-    pytest.mark.xdist_group("postgres"),  # one server for the module, on one worker
+    pytest.mark.xdist_group("postgres"),  # the lake modules share one PostgreSQL, on one worker
     pytest.mark.timeout(600),
 ]
 
 #: The workbooks' first data row (a title row, a blank row, the header: write_wastes_xlsx).
 FIRST_ROW = 4
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    if not available():
-        pytest.skip("no PostgreSQL binaries (.ci/run installs them)")
-    with running_postgres() as server:
-        yield server
 
 
 def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

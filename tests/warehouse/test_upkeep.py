@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from emissions_etl.warehouse import Warehouse
 from tests.cli_process import run_etl
 from tests.pipeline.tenancy import new_tenant, waste_row, write_wastes_csv
 from tests.postgres_server import PostgresServer, available
 
-from .test_lake import lake_env, sql
+from .test_lake import lake_env
 
 pytestmark = [
     pytest.mark.slow,  # benchmark-sized: left out of the fast run
@@ -36,20 +37,30 @@ FILES = (
 SNAPSHOTS = "SELECT count(*) AS n, max(snapshot_id) AS last FROM ducklake_snapshots('lake')"
 
 
-def read_views(env: dict[str, str]) -> dict[str, list[dict[str, object]]]:
-    """Every view's rows, sums to 9 decimals: a sum of doubles in another order (rows moved
-    from the catalog to a file) differs in its last digit."""
-    return {
-        name: [
-            {k: round(v, 9) if isinstance(v, float) else v for k, v in row.items()}
-            for row in sql(env, query)
-        ]
-        for name, query in VIEWS.items()
-    }
+def lake_of(env: dict[str, str]) -> Warehouse:
+    """The lake the commands of ``env`` write, read here in this process: one attach for a
+    group of reads inside ``reading()`` instead of an ``emissions-etl sql`` each."""
+    return Warehouse(env["EMISSIONS_WAREHOUSE"], data_path=env["EMISSIONS_WAREHOUSE_DATA"])
 
 
-def one(env: dict[str, str], query: str) -> dict[str, object]:
-    [row] = sql(env, query)
+def rows(lake: Warehouse, query: str) -> list[dict[str, object]]:
+    """``query``'s rows, a null as None and sums to 9 decimals: a sum of doubles in another
+    order (rows moved from the catalog to a file) differs in its last digit."""
+    frame = lake.query(query)
+    return [
+        {k: round(v, 9) if isinstance(v, float) else v for k, v in row.items()}
+        for row in frame.astype(object).where(frame.notna(), None).to_dict("records")
+    ]
+
+
+def read_views(lake: Warehouse) -> dict[str, list[dict[str, object]]]:
+    """Every view's rows."""
+    with lake.reading():
+        return {name: rows(lake, query) for name, query in VIEWS.items()}
+
+
+def one(lake: Warehouse, query: str) -> dict[str, object]:
+    [row] = rows(lake, query)
     return row
 
 
@@ -58,7 +69,9 @@ def file_inventory(env: dict[str, str]) -> tuple[str, int]:
     done = run_etl(["file-inventory", "--year", "2026", "--by", "test"], env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     filed_id = done.stdout.splitlines()[-1]
-    row = one(env, f"SELECT snapshot_id FROM filed_inventories WHERE filed_id = '{filed_id}'")
+    row = one(
+        lake_of(env), f"SELECT snapshot_id FROM filed_inventories WHERE filed_id = '{filed_id}'"
+    )
     return filed_id, int(str(row["snapshot_id"]))
 
 
@@ -78,32 +91,34 @@ def test_upkeep_leaves_every_view_as_it_was_with_fewer_files_and_snapshots(
     env = lake_env(tenant, conninfo, data)
     sizes = [1_200, 1_500, 30, 40]  # two loads past the inlining limit, two small ones
     first = 0
-    for night, rows in enumerate(sizes):
+    for night, count in enumerate(sizes):
         path = write_wastes_csv(
             tmp_path / f"night-{night}.csv",
-            [waste_row(first + n, client_row_id=f"n{night}-{n}") for n in range(rows)],
+            [waste_row(first + n, client_row_id=f"n{night}-{n}") for n in range(count)],
         )
-        first += rows
+        first += count
         done = run_etl(["load", str(path)], env=env, timeout=300)
         assert done.returncode == 0, done.stderr
         if night == 1:
             filed_id, filed = file_inventory(env)
     as_filed = written_again(env, filed_id, tmp_path / "filed-before.csv")
-    filed_records = one(env, f"SELECT count(*) AS n FROM remote_records AT (VERSION => {filed})")
-    views = read_views(env)
-    files, snapshots = one(env, FILES)["n"], one(env, SNAPSHOTS)["n"]
+    lake = lake_of(env)
+    at_filing = f"SELECT count(*) AS n FROM remote_records AT (VERSION => {filed})"
+    with lake.reading():
+        filed_records = one(lake, at_filing)
+        views = read_views(lake)
+        files, snapshots = one(lake, FILES)["n"], one(lake, SNAPSHOTS)["n"]
 
     done = run_etl(["maintain-warehouse", "--retention", "0"], env=env, timeout=300)
 
     assert done.returncode == 0, done.stderr
     assert "1 kept for filed inventories" in done.stdout
-    assert read_views(env) == views
-    assert len(views["emissions"]) == sum(sizes)
-    assert int(str(one(env, FILES)["n"])) < int(str(files)), done.stdout
-    assert int(str(one(env, SNAPSHOTS)["n"])) < int(str(snapshots))
-    kept = sql(env, "SELECT snapshot_id FROM ducklake_snapshots('lake') ORDER BY 1")
-    assert filed in [row["snapshot_id"] for row in kept]
-    assert one(env, f"SELECT count(*) AS n FROM remote_records AT (VERSION => {filed})") == (
-        filed_records
-    )
+    with lake.reading():
+        assert read_views(lake) == views
+        assert len(views["emissions"]) == sum(sizes)
+        assert int(str(one(lake, FILES)["n"])) < int(str(files)), done.stdout
+        assert int(str(one(lake, SNAPSHOTS)["n"])) < int(str(snapshots))
+        kept = rows(lake, "SELECT snapshot_id FROM ducklake_snapshots('lake') ORDER BY 1")
+        assert filed in [row["snapshot_id"] for row in kept]
+        assert one(lake, at_filing) == filed_records
     assert written_again(env, filed_id, tmp_path / "filed-after.csv") == as_filed
