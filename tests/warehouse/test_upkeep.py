@@ -48,7 +48,7 @@ def rows(lake: Warehouse, query: str) -> list[dict[str, object]]:
     order (rows moved from the catalog to a file) differs in its last digit."""
     frame = lake.query(query)
     return [
-        {k: round(v, 9) if isinstance(v, float) else v for k, v in row.items()}
+        {str(k): round(v, 9) if isinstance(v, float) else v for k, v in row.items()}
         for row in frame.astype(object).where(frame.notna(), None).to_dict("records")
     ]
 
