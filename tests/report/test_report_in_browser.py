@@ -7,7 +7,9 @@ run, and ``.ci/run`` installs chromium first.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -15,6 +17,9 @@ from emissions_etl.report import write_report
 from emissions_etl.warehouse import Warehouse
 
 from .conftest import AWKWARD_FILE
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -37,10 +42,24 @@ pytestmark = [
 ]
 
 
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One chromium for the module (each test has a context of its own): a start costs 5 s of
+    CPU."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
 def test_the_report_renders_offline_in_chromium(
-    sample_warehouse: Warehouse, tmp_path: Path
+    browser: Browser, sample_warehouse: Warehouse, tmp_path: Path
 ) -> None:
-    from playwright.sync_api import Route, sync_playwright
+    from playwright.sync_api import Route
 
     summary = write_report(sample_warehouse, tmp_path / "report.html")
     network: list[str] = []
@@ -53,54 +72,52 @@ def test_the_report_renders_offline_in_chromium(
             network.append(route.request.url)
             route.abort()
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1300, "height": 900})
-            context.route("**/*", only_files)
-            page = context.new_page()
-            page.on("websocket", lambda socket: network.append(socket.url))
-            page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-            page.on("dialog", lambda dialog: problems.append(f"dialog: {dialog.message}"))
-            page.on(
-                "console",
-                lambda message: (
-                    problems.append(f"console: {message.text}")
-                    if message.type in ("error", "warning")
-                    else None
-                ),
-            )
-            page.goto(summary.path.resolve().as_uri())
-            page.wait_for_function(
-                """count => {
-                    const plots = document.querySelectorAll('.js-plotly-plot');
-                    return plots.length === count && [...plots].every(
-                        plot => plot.querySelector('.main-svg .bars path'));
-                }""",
-                arg=summary.charts,
-                timeout=RENDER_TIMEOUT_MS,
-            )
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    try:
+        context.route("**/*", only_files)
+        page = context.new_page()
+        page.on("websocket", lambda socket: network.append(socket.url))
+        page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+        page.on("dialog", lambda dialog: problems.append(f"dialog: {dialog.message}"))
+        page.on(
+            "console",
+            lambda message: (
+                problems.append(f"console: {message.text}")
+                if message.type in ("error", "warning")
+                else None
+            ),
+        )
+        page.goto(summary.path.resolve().as_uri())
+        page.wait_for_function(
+            """count => {
+                const plots = document.querySelectorAll('.js-plotly-plot');
+                return plots.length === count && [...plots].every(
+                    plot => plot.querySelector('.main-svg .bars path'));
+            }""",
+            arg=summary.charts,
+            timeout=RENDER_TIMEOUT_MS,
+        )
 
-            plots = page.locator(".js-plotly-plot")
-            assert plots.count() == summary.charts == 5
-            for index in range(plots.count()):
-                plot = plots.nth(index)
-                assert plot.locator(".main-svg").count() > 0
-                assert plot.locator(".bars path").count() > 0
-            assert page.title().startswith("Emissions report")
-            assert page.locator("h1").inner_text() == "Emissions report"
-            total = page.locator("#total-co2e").inner_text()
-            assert f"{summary.total_co2e_kg:,.1f} kg" in total  # the inventory's total
-            # Data text shows literally, in tables and in chart labels, and runs nothing.
-            files = page.locator("table.runs td:nth-child(3)").all_inner_texts()
-            assert Path(AWKWARD_FILE).name in files
-            labels = page.locator("#chart-top-sources .ytick text").all_text_contents()
-            assert Path(AWKWARD_FILE).name in labels
-            assert "<b>No</b> such fuel." in page.locator("table.rejects").inner_text()
+        plots = page.locator(".js-plotly-plot")
+        assert plots.count() == summary.charts == 5
+        for index in range(plots.count()):
+            plot = plots.nth(index)
+            assert plot.locator(".main-svg").count() > 0
+            assert plot.locator(".bars path").count() > 0
+        assert page.title().startswith("Emissions report")
+        assert page.locator("h1").inner_text() == "Emissions report"
+        total = page.locator("#total-co2e").inner_text()
+        assert f"{summary.total_co2e_kg:,.1f} kg" in total  # the inventory's total
+        # Data text shows literally, in tables and in chart labels, and runs nothing.
+        files = page.locator("table.runs td:nth-child(3)").all_inner_texts()
+        assert Path(AWKWARD_FILE).name in files
+        labels = page.locator("#chart-top-sources .ytick text").all_text_contents()
+        assert Path(AWKWARD_FILE).name in labels
+        assert "<b>No</b> such fuel." in page.locator("table.rejects").inner_text()
 
-            page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
-        finally:
-            browser.close()
+        page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
+    finally:
+        context.close()
 
     assert network == []
     assert problems == []
@@ -108,15 +125,13 @@ def test_the_report_renders_offline_in_chromium(
 
 
 def test_the_headline_total_is_the_inventorys_and_the_legend_leaves_the_bars_alone(
-    tmp_path: Path,
+    browser: Browser, tmp_path: Path
 ) -> None:
     """At a laptop's 1366 px: the first card's total is the inventory's (not every activity
     record's: an own-fleet leg is outside it), and the facility chart's legend of seven
     resources sits above its six bars, which keep their thickness (the chart grows with the
     legend instead of squeezing the bars under it)."""
     import datetime as dt
-
-    from playwright.sync_api import sync_playwright
 
     from emissions_etl.inventory import read_inventory
     from emissions_etl.report.charts import BAR_ROW_HEIGHT
@@ -138,23 +153,22 @@ def test_the_headline_total_is_the_inventorys_and_the_legend_leaves_the_bars_alo
     assert inventory.total_kg != inventory.activity_kg  # what the card must not show
     summary = write_report(warehouse, tmp_path / "report.html")
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
-            page.goto(summary.path.resolve().as_uri())
-            page.wait_for_selector("#chart-by-facility .bars path", timeout=RENDER_TIMEOUT_MS)
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = context.new_page()
+        page.goto(summary.path.resolve().as_uri())
+        page.wait_for_selector("#chart-by-facility .bars path", timeout=RENDER_TIMEOUT_MS)
 
-            shown = float(page.locator("#total-co2e [data-kg]").get_attribute("data-kg") or "")
-            in_table = page.locator("table.inventory tr.line-total_location td").nth(1).inner_text()
-            headline = page.locator("#headline").inner_text()
-            legend = page.locator("#chart-by-facility .legend").bounding_box()
-            paths = page.locator("#chart-by-facility .bars path")
-            bars = [box for n in range(paths.count())
-                    if (box := paths.nth(n).bounding_box()) and box["height"] > 0]  # fmt: skip
-            page.locator("#by-facility").screenshot(path=str(tmp_path / "by-facility.png"))
-        finally:
-            browser.close()
+        shown = float(page.locator("#total-co2e [data-kg]").get_attribute("data-kg") or "")
+        in_table = page.locator("table.inventory tr.line-total_location td").nth(1).inner_text()
+        headline = page.locator("#headline").inner_text()
+        legend = page.locator("#chart-by-facility .legend").bounding_box()
+        paths = page.locator("#chart-by-facility .bars path")
+        bars = [box for n in range(paths.count())
+                if (box := paths.nth(n).bounding_box()) and box["height"] > 0]  # fmt: skip
+        page.locator("#by-facility").screenshot(path=str(tmp_path / "by-facility.png"))
+    finally:
+        context.close()
 
     assert shown == inventory.total_kg
     assert in_table == f"{inventory.total_kg / 1000:,.1f}"  # the inventory's own total line
