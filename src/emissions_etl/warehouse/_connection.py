@@ -21,7 +21,11 @@ from pandas.errors import Pandas4Warning
 from emissions_etl.errors import WarehouseError, WarehouseMemoryError
 from emissions_etl.scrubbing import scrub
 from emissions_etl.warehouse._conflicts import is_conflict
-from emissions_etl.warehouse._extensions import forbid_downloads, load_packaged
+from emissions_etl.warehouse._extensions import (
+    LOAD_WITHOUT_SIGNATURE_CHECK,
+    forbid_downloads,
+    load_packaged,
+)
 from emissions_etl.warehouse._memory import MemorySettings, shown, spill_closed, spill_folder
 from emissions_etl.warehouse._resting import prepare, release
 from emissions_etl.warehouse._store_secret import attach_store
@@ -208,6 +212,8 @@ def _engine_config(target: WarehouseTarget, memory: MemorySettings | None) -> En
             "this user can write"
         ) from error
     config: EngineConfig = {"memory_limit": memory.duckdb_limit(), "temp_directory": str(folder)}
+    if target.is_lake:  # the packaged extensions load without their signature's check
+        config.update(LOAD_WITHOUT_SIGNATURE_CHECK)
     if memory.threads is not None:
         config["threads"] = memory.threads
     return config
