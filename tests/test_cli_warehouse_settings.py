@@ -37,17 +37,20 @@ def test_each_command_opening_the_warehouse_takes_its_memory_spill_folder_and_th
 
 
 @pytest.mark.parametrize(
-    ("given", "threads"),
-    [({"EMISSIONS_WAREHOUSE_THREADS": "3"}, 3), ({}, os.cpu_count()), ({}, None)],
+    ("given", "option", "threads"),
+    [
+        ({"EMISSIONS_WAREHOUSE_THREADS": "3"}, [], 3),
+        ({}, [], os.cpu_count()),
+        ({}, ["--warehouse-threads", "2"], 2),
+    ],
     ids=["variable", "default", "option"],
 )
 def test_duckdb_runs_on_the_threads_set_or_one_per_core(
-    tmp_path: Path, given: dict[str, str], threads: int | None
+    tmp_path: Path, given: dict[str, str], option: list[str], threads: int
 ) -> None:
     path = tmp_path / "warehouse.duckdb"
     with Warehouse(path).writer():
         pass
-    option = ["--warehouse-threads", "2"] if threads is None else []
     done = run_etl(
         ["sql", "--warehouse", str(path), *option, "--format", "csv",
          "SELECT current_setting('threads') AS threads"],
@@ -56,7 +59,7 @@ def test_duckdb_runs_on_the_threads_set_or_one_per_core(
     )  # fmt: skip
 
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["threads", str(threads or 2)]
+    assert done.stdout.splitlines() == ["threads", str(threads)]
 
 
 def test_a_thread_count_below_one_is_refused_in_one_line(tmp_path: Path) -> None:

@@ -14,9 +14,13 @@ from emissions_etl.warehouse._extensions import load_packaged
 pytestmark = pytest.mark.timeout(120)
 
 
-def _signature_check(warehouse: Warehouse) -> bool:
+def _made(warehouse: Warehouse) -> Warehouse:
     with warehouse.writer():
-        pass  # the warehouse made
+        pass
+    return warehouse
+
+
+def _checks_signatures(warehouse: Warehouse) -> bool:
     setting = warehouse.query("SELECT current_setting('allow_unsigned_extensions') AS allowed")
     return not bool(setting["allowed"][0])
 
@@ -24,14 +28,14 @@ def _signature_check(warehouse: Warehouse) -> bool:
 def test_a_lakes_connections_load_the_packaged_extensions_without_the_signature_check(
     tmp_path: Path,
 ) -> None:
-    lake = Warehouse(f"ducklake:{tmp_path / 'catalog.ducklake'}")
+    lake = _made(Warehouse(f"ducklake:{tmp_path / 'catalog.ducklake'}"))
 
-    assert not _signature_check(lake)
+    assert not _checks_signatures(lake)
     assert lake.query("SELECT count(*) AS n FROM emissions")["n"][0] == 0  # ducklake loaded
 
 
 def test_a_file_warehouse_keeps_duckdbs_signature_check(tmp_path: Path) -> None:
-    assert _signature_check(Warehouse(tmp_path / "warehouse.duckdb"))
+    assert _checks_signatures(_made(Warehouse(tmp_path / "warehouse.duckdb")))
 
 
 def test_a_packaged_extension_passes_duckdbs_signature_check() -> None:
