@@ -1,5 +1,5 @@
-"""A real S3-compatible server for tests and benchmarks: moto's server mode (``moto[server]``),
-started as a process of its own on a free loopback port, in memory.
+"""A real S3-compatible server for tests and benchmarks: moto's server mode (``moto[s3]`` with
+Flask), started as a process of its own on a free loopback port, in memory.
 
     with running_s3() as s3:
         s3.create_bucket("exports")
