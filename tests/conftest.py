@@ -35,6 +35,24 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ.setdefault("EMISSIONS_WAREHOUSE_THREADS", "1")
 
 
+#: Session servers only some tests use, by the fixture that starts one: a worker starts one the
+#: first time it runs such a test, so those tests share a group (one worker, one server) unless
+#: they are in a group already (xdist would join the names into a group of their own).
+_SERVER_GROUPS = {"slow_sandbox": "slow-sandbox", "strict_sandbox_server": "strict-sandbox"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups into the node ids
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        names = getattr(item, "fixturenames", ())
+        for fixture, group in _SERVER_GROUPS.items():
+            if fixture in names:
+                item.add_marker(pytest.mark.xdist_group(group))
+                break
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """What collection built (every module's code, classes and constants, some 400,000 objects)
     lives as long as the worker: frozen out of the cyclic collector, whose full collections

@@ -24,7 +24,10 @@ import pytest
 from emissions_etl.sources.cells import CONTROL_CHARACTERS, escape_control_characters
 from tests.corpus.make_corpus import CASES, Case, make_corpus
 
-pytestmark = pytest.mark.slow  # benchmark-sized: left out of the fast run
+pytestmark = [
+    pytest.mark.slow,  # benchmark-sized: left out of the fast run
+    pytest.mark.xdist_group("corpus"),  # the corpus written and the runner started once
+]
 
 ROOT = Path(__file__).parents[2]
 WORK_SECONDS = 2.0
