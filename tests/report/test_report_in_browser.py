@@ -35,6 +35,7 @@ RENDER_TIMEOUT_MS = 60_000
 
 pytestmark = [
     pytest.mark.slow,  # a browser: left out of the fast run
+    pytest.mark.xdist_group("browser"),  # one chromium for the module's tests, on one worker
     pytest.mark.skipif(
         not CHROMIUM.exists() and not os.environ.get("CI"),
         reason="no /usr/bin/chromium on this machine (CI installs it: apt-get install chromium)",
