@@ -25,7 +25,13 @@ from tests.sandbox_fixture import SandboxServer, provisioned_sandbox
 if TYPE_CHECKING:
     import schemathesis
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.timeout(240),
+    # Schemathesis's own strategies draw from `random`; the warning prints the case, test key
+    # included.
+    pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisDeprecationWarning"),
+]
 
 SEED = 20261005
 EXAMPLES_PER_OPERATION_AND_MODE = 8
