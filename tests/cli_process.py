@@ -30,6 +30,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Mapping, Sequence
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any
 
@@ -225,7 +226,7 @@ def _serve() -> None:
 
 
 #: The console scripts installed, by name (``_warm``): each child loads its own entry point.
-_SCRIPTS: dict[str, Any] = {}
+_SCRIPTS: dict[str, EntryPoint] = {}
 
 
 def _warm() -> None:
@@ -256,8 +257,6 @@ def _warm() -> None:
         schema = spec.schema.to_schema()
         with contextlib.suppress(Exception):  # an empty frame: only the registration matters
             schema.validate(pandas.DataFrame(columns=list(schema.columns)), lazy=True)
-
-    from importlib.metadata import entry_points
 
     _SCRIPTS.update({script.name: script for script in entry_points(group="console_scripts")})
 

@@ -24,7 +24,7 @@ import pandas as pd
 import pytest
 
 from emissions_etl.resources import RESOURCES
-from emissions_etl.warehouse import Warehouse, WarehouseWriter
+from emissions_etl.warehouse import Warehouse, WarehouseTarget, WarehouseWriter
 
 #: (resource, remote id, activity date, facility id, co2e kg, status, the record's fields)
 RECORDS: list[tuple[str, str, dt.date | None, str | None, float | None, str, dict[str, Any]]] = [
@@ -141,7 +141,7 @@ def _copy_of_built(
     path: Path | str,
     organization_id: str | None,
 ) -> Warehouse:
-    if str(path).startswith("ducklake:"):
+    if WarehouseTarget(str(path)).is_lake:
         return build(path, organization_id)
     key = (build.__name__, organization_id)
     if key not in _BUILT:
