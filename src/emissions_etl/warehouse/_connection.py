@@ -45,6 +45,17 @@ ALLOCATOR_FLUSH_THRESHOLD = "16MiB"
 _STORED_DATA_PATH = re.compile(r"Data path (?P<path>\S+) requires the extension httpfs")
 _HOLDER = re.compile(r"held in (?P<exe>\S+) \(PID (?P<pid>\d+)\)")
 
+#: duckdb's ``df()`` calls ``DataFrame.drop(inplace=True)`` for TIMESTAMPTZ columns, which
+#: pandas 3.1 deprecates. The warning is theirs, and pandas lays it at the line of ours that
+#: fetched the frame: it is ignored there, and only there, by one filter set at import.
+#: (``warnings.catch_warnings`` around each fetch swapped the whole process's filters and put
+#: them back on leaving: a load's read-ahead thread fetching meanwhile let it through now and
+#: then.)
+_DUCKDBS_OWN_WARNING = r"The inplace keyword in DataFrame\.drop"
+warnings.filterwarnings(
+    "ignore", message=_DUCKDBS_OWN_WARNING, category=Pandas4Warning, module=re.escape(__name__)
+)
+
 
 def connect(
     path: Path,
@@ -90,22 +101,14 @@ def connect(
 
 
 def fetch_frame(result: duckdb.DuckDBPyConnection) -> pd.DataFrame:
-    """The executed statement's rows as a DataFrame.
-
-    duckdb 2.0's ``df()`` calls ``DataFrame.drop(inplace=True)`` for TIMESTAMPTZ columns, which
-    pandas 3.1 deprecates; the warning is theirs, not the caller's, so it is silenced here.
-    """
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=".*inplace.*", category=Pandas4Warning)
-        return result.df()
+    """The executed statement's rows as a DataFrame (``_DUCKDBS_OWN_WARNING``)."""
+    return result.df()
 
 
 def fetch_chunk(result: duckdb.DuckDBPyConnection, vectors: int) -> pd.DataFrame:
     """The next ``vectors`` x 2,048 rows of the executed statement, as ``fetch_frame`` gives
     them (empty once every row was fetched)."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=".*inplace.*", category=Pandas4Warning)
-        return result.fetch_df_chunk(vectors)
+    return result.fetch_df_chunk(vectors)
 
 
 def first_line(error: BaseException) -> str:
