@@ -232,7 +232,8 @@ _SCRIPTS: dict[str, EntryPoint] = {}
 def _warm() -> None:
     """What each command would otherwise do again in its child, once (120-150 ms of CPU per
     command): the modules a load imports (pandas, pandera, DuckDB, the client's HTTP/1.1 and
-    HTTP/2 stacks, which httpx imports only when a client is made: 30 ms of a load), every
+    HTTP/2 stacks, which httpx imports only when a client is made: 30 ms of a load, psycopg,
+    which a load into a lake catalogued in PostgreSQL imports: 100 ms), every
     resource's schema built, pandera's backends registered by a first validation, and the
     console scripts found among the installed packages' entry points."""
     import duckdb  # noqa: F401
@@ -242,6 +243,7 @@ def _warm() -> None:
     import openpyxl  # noqa: F401
     import pandas
     import pandera.pandas  # noqa: F401
+    import psycopg  # noqa: F401  (the warehouse imports it only for a lake in PostgreSQL)
     import pyarrow  # noqa: F401
     import pyarrow.dataset  # noqa: F401
     import python_calamine  # noqa: F401

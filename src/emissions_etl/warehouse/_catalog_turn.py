@@ -23,8 +23,7 @@ import socket
 import threading
 import zlib
 from dataclasses import dataclass
-
-import psycopg
+from typing import TYPE_CHECKING
 
 from emissions_etl.errors import WarehouseError
 from emissions_etl.scrubbing import scrub
@@ -44,7 +43,10 @@ WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
 LIMIT 1
 """
 
-Connection = psycopg.Connection[tuple[object, ...]]
+if TYPE_CHECKING:
+    import psycopg
+
+    Connection = psycopg.Connection[tuple[object, ...]]
 
 
 @dataclass
@@ -116,6 +118,10 @@ class CatalogTurn:
         entry.con.close()  # the session ends: PostgreSQL releases its advisory locks
 
     def _connect(self) -> Connection:
+        # Imported here: only a lake catalogued in PostgreSQL takes turns, and psycopg costs
+        # every other process (each command, each flow run) 40 ms of start-up.
+        import psycopg
+
         name = f"{_APPLICATION} pid {os.getpid()} on {socket.gethostname()}"[:63]
         try:
             return psycopg.connect(
@@ -131,6 +137,8 @@ class CatalogTurn:
             ) from None
 
     def _wait(self, con: Connection, wait_seconds: float, say: Say | None) -> None:
+        import psycopg  # imported by ``_connect`` already
+
         def waiting(seconds: float) -> str:
             return (
                 f"waiting for {self.what}: another load ({self._holder(con)}) is loading it; "
