@@ -119,7 +119,7 @@ class CatalogTurn:
 
     def _connect(self) -> Connection:
         # Imported here: only a lake catalogued in PostgreSQL takes turns, and psycopg costs
-        # every other process (each command, each flow run) 40 ms of start-up.
+        # every other process (each command, each flow run) ~0.1 s of CPU at start-up.
         import psycopg
 
         name = f"{_APPLICATION} pid {os.getpid()} on {socket.gethostname()}"[:63]
