@@ -137,12 +137,19 @@ def _organization(
 def find_organization(organizations: list[Organization], given: str) -> Organization:
     """The organization ``given`` names (its name, else its id: ``matching``), or a
     ConfigurationError listing the ones there are."""
-    found = matching([(o.name, o.organization_id) for o in organizations], given)
+    name, _ = named([(o.name, o.organization_id) for o in organizations], given)
+    return next(o for o in organizations if o.name == name)
+
+
+def named(known: Sequence[tuple[str, str]], given: str) -> tuple[str, str]:
+    """``matching``'s (name, organization id) of ``known``, or a ConfigurationError listing the
+    names there are."""
+    found = matching(known, given)
     if found is not None:
-        return next(o for o in organizations if o.name == found[0])
-    known = ", ".join(o.name for o in organizations) or "none"
+        return found
+    names = ", ".join(name for name, _ in known) or "none"
     raise ConfigurationError(
-        f"no organization named {given!r} (organizations known: {known}); list it in the "
+        f"no organization named {given!r} (organizations known: {names}); list it in the "
         "organizations file (EMISSIONS_ORGANIZATIONS, or in Prefect the variable "
         "emissions_organizations: prefect-setup --organizations FILE)"
     )

@@ -200,3 +200,32 @@ def test_prefect_setup_keeps_each_key_in_its_secret_block_and_the_list_in_a_vari
         group["acme-es"].organization_id,
         group["acme-es"].api_key,
     )
+
+
+def test_a_run_of_one_organization_reads_its_own_key_only(
+    group: dict[str, Tenant], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every task of a run asks for its organization's settings: reading every organization's
+    Secret block each time made a night of N organizations ask Prefect for N * N blocks, and one
+    organization's missing block failed the others' runs too."""
+    from prefect.blocks.system import Secret
+    from prefect.variables import Variable
+
+    save_organizations(read_organizations(organizations_file(tmp_path / "o.toml", group, {})))
+    try:
+        for name in [name for name in os.environ if name.startswith("KEY_")]:
+            monkeypatch.delenv(name)
+        Secret.delete(key_block_name("acme-pt"))
+        by_name = settings_for("acme-es")
+        by_id = settings_for(group["acme-es"].organization_id)
+        with pytest.raises(ConfigurationError) as missing:
+            settings_for("acme-pt")
+    finally:
+        Variable.unset(ORGANIZATIONS_VARIABLE)
+
+    for es in (by_name, by_id):
+        assert (es.organization_id, es.api_key.get_secret_value()) == (  # type: ignore[union-attr]
+            group["acme-es"].organization_id,
+            group["acme-es"].api_key,
+        )
+    assert str(missing.value) == "organization acme-pt has no key (its Secret block)"

@@ -65,6 +65,41 @@ def test_settings_come_from_a_secret_block_and_variables(
 
 
 @pytest.mark.flow
+def test_every_setting_a_variable_holds_is_read_and_the_environment_wins_over_each(
+    prefect_server: None, no_emissions_env: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from prefect.variables import Variable
+
+    held = {
+        "api_url": "https://api.example.test",
+        "organization_id": "org-7",
+        "ca_file": str(tmp_path / "ca.pem"),
+        "warehouse": str(tmp_path / "warehouse.duckdb"),
+        "warehouse_data": "s3://lake/data",
+        "inbox": str(tmp_path / "inbox"),
+        "shared_limits": "prefect",
+    }
+    assert set(held) == set(VARIABLES)
+    for field, value in held.items():
+        Variable.set(VARIABLES[field], value, overwrite=True)
+    try:
+        from_prefect = resolve_settings(require_api=False)
+        monkeypatch.setenv("EMISSIONS_WAREHOUSE", str(tmp_path / "env.duckdb"))
+        monkeypatch.setenv("EMISSIONS_SHARED_LIMITS", "machine")
+        with_environment = resolve_settings(require_api=False)
+    finally:
+        for variable in VARIABLES.values():
+            Variable.unset(variable)
+
+    assert {field: str(getattr(from_prefect, field)) for field in held} == held
+    assert (with_environment.warehouse, with_environment.shared_limits) == (
+        str(tmp_path / "env.duckdb"),
+        "machine",
+    )
+    assert with_environment.inbox == held["inbox"]
+
+
+@pytest.mark.flow
 def test_deployments_share_the_limits_through_prefect_when_the_variable_says_so(
     prefect_server: None, no_emissions_env: None, tmp_path: Path
 ) -> None:

@@ -12,6 +12,7 @@ variable applies to the next run.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -53,12 +54,16 @@ def resolve_settings(*, require_api: bool = True) -> Settings:
         key = secret_block_value(SECRET_BLOCK)
         if key:
             updates["api_key"] = SecretStr(key)
-    for field_name, variable in VARIABLES.items():
-        if os.environ.get(f"EMISSIONS_{field_name.upper()}"):
-            continue  # the environment wins
-        value = prefect_variable(variable)
-        if value:
-            updates[field_name] = value
+    wanted = {  # the environment wins
+        field_name: variable
+        for field_name, variable in VARIABLES.items()
+        if not os.environ.get(f"EMISSIONS_{field_name.upper()}")
+    }
+    held = prefect_variables(wanted.values())
+    for field_name, variable in wanted.items():
+        value = held.get(variable)
+        if value is not None and str(value):
+            updates[field_name] = str(value)
     if updates:
         _check_variables(updates)
         settings = Settings.model_validate({**settings.model_dump(), **updates})
@@ -133,6 +138,28 @@ def secret_block_value(name: str) -> str | None:
         return None  # no such block, or no Prefect API reachable: the environment must do
     keep_secret(value)
     return value
+
+
+def prefect_variables(names: Iterable[str]) -> dict[str, Any]:
+    """The Prefect variables among ``names`` that are set, as Prefect keeps them, read in one
+    request: ``resolve_settings`` read its seven one by one, each time a task asked for its
+    settings (20 ms of the run's CPU and 5 ms of the server's each); {} when no server answers.
+    """
+    wanted = sorted(set(names))
+    if not wanted:
+        return {}
+    try:
+        from prefect.client.orchestration import get_client
+
+        with get_client(sync_client=True) as client:
+            response = client.request(
+                "POST",
+                "/variables/filter",
+                json={"variables": {"name": {"any_": wanted}}, "limit": len(wanted)},
+            )
+    except (ValueError, RuntimeError):
+        return {}
+    return {str(held["name"]): held["value"] for held in response.json()}
 
 
 def prefect_variable(name: str, *, parse: bool = True) -> Any:

@@ -31,6 +31,7 @@ from emissions_etl.organizations import (
     Organization,
     find_organization,
     from_public,
+    named,
     read_organizations,
 )
 from emissions_etl.settings import Settings
@@ -53,9 +54,12 @@ def resolve_organizations() -> list[Organization]:
     path = Settings().organizations
     if path is not None:
         return read_organizations(path)
-    listed = _listed(prefect_variable(ORGANIZATIONS_VARIABLE, parse=False))
-    if not listed:
-        return []
+    return _with_keys(_listed(prefect_variable(ORGANIZATIONS_VARIABLE, parse=False)))
+
+
+def _with_keys(listed: list[Mapping[str, Any]]) -> list[Organization]:
+    """The organizations ``listed`` (entries of the variable), each with the key its Secret
+    block holds."""
     keys: dict[str, SecretStr] = {}
     for entry in listed:
         name = str(entry.get("name"))
@@ -76,8 +80,17 @@ def organization_names() -> list[str]:
 
 
 def organization_named(name: str) -> Organization:
-    """The organization ``name``, or a ConfigurationError listing the ones there are."""
-    return find_organization(resolve_organizations(), name)
+    """The organization ``name`` (or id), or a ConfigurationError listing the ones there are.
+    From Prefect, only its own key is read: every task of a run asks for its organization's
+    settings, and reading each organization's Secret block every time made a night of N
+    organizations ask Prefect for N * N blocks."""
+    path = Settings().organizations
+    if path is not None:
+        return find_organization(read_organizations(path), name)
+    listed = _listed(prefect_variable(ORGANIZATIONS_VARIABLE, parse=False))
+    found, _ = named([(str(e["name"]), str(e["organization_id"])) for e in listed], name)
+    [organization] = _with_keys([entry for entry in listed if str(entry["name"]) == found])
+    return organization
 
 
 def settings_for(organization: str | None, *, require: bool = True) -> Settings:
