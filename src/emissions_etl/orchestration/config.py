@@ -165,12 +165,7 @@ def prefect_variables(names: Iterable[str]) -> dict[str, Any]:
 def prefect_variable(name: str, *, parse: bool = True) -> Any:
     """The Prefect variable ``name`` as text (``parse=False``: as Prefect keeps it, a list or
     an object for JSON); None when it is not set or no server answers."""
-    try:
-        from prefect.variables import Variable
-
-        value = Variable.get(name, default=None)
-    except (ValueError, RuntimeError):
-        return None
+    value = prefect_variables([name]).get(name)
     if value is None or not parse:
         return value
     return str(value)
