@@ -455,6 +455,7 @@ def runs_together(
                 if all(run.state is not None and run.state.is_final() for run in runs):
                     break
                 time.sleep(2)
+        wait_for_the_last_logs(runs, time.monotonic() + LAST_LOGS_WAIT)
     finally:
         stop_process_group(worker)
     log = worker_log.read_text(errors="replace")
@@ -463,6 +464,23 @@ def runs_together(
         assert run.state is not None, run.name
         assert run.state.is_final(), f"{run.name}\n{log[-6000:]}"
     return RunsTogether(*runs, inboxes=inboxes, worker_log=log, seconds=time.monotonic() - started)
+
+
+LAST_LOGS_WAIT = 60.0
+
+
+def wait_for_the_last_logs(runs: list[Any], deadline: float) -> None:
+    """Until the server holds each run's last log line (``Finished in state ...``). A run's
+    state is final before its process has sent its last logs; stopping the worker then kills
+    the process with them (the UI test once waited 90 s for a task's lines that never came)."""
+    waiting = list(runs)
+    while waiting and time.monotonic() < deadline:
+        waiting = [
+            run
+            for run in waiting
+            if not any(log.message.startswith("Finished in state") for log in run_logs(run))
+        ]
+        time.sleep(0.5 if waiting else 0)
 
 
 def hold_the_turn_until_a_run_waits(prepared: PreparedServer, runs: list[Any]) -> None:
