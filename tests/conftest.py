@@ -29,9 +29,10 @@ def pytest_configure(config: pytest.Config) -> None:
         _rewrite_test_modules_once(config)
         _refuse_groups_that_would_spread(config)
         _trust_one_root_for_plain_http_clients()
-        # Four workers on two cores: DuckDB's two threads per connection only waited for each
-        # other (the warehouse's tests spent 19 % less CPU, 17 % less time, on one). Every
-        # warehouse the tests open takes it, in-process or in the processes they start.
+        # Workers (and their servers) on two cores: DuckDB's two threads per connection only
+        # waited for each other (the warehouse's tests spent 19 % less CPU, 17 % less time, on
+        # one). Every warehouse the tests open takes it, in-process or in the processes they
+        # start.
         os.environ.setdefault("EMISSIONS_WAREHOUSE_THREADS", "1")
 
 
