@@ -202,6 +202,17 @@ def count_statuses(rows: Sequence[Sequence[Any]]) -> dict[int, int]:
     return counts
 
 
+def most_in_flight(rows: Sequence[Sequence[Any]]) -> int:
+    """Most requests between leaving the limiter and having their body read at once, over every
+    process's rows: what the limiter let out together (a request holds its slot longer)."""
+    events = sorted([(row[0], 1) for row in rows] + [(row[1], -1) for row in rows])
+    in_flight = busiest = 0
+    for _, step in events:  # at one moment, ends come before starts
+        in_flight += step
+        busiest = max(busiest, in_flight)
+    return busiest
+
+
 def worker() -> None:
     """The process side of run_processes: a job line in, "ready", a start time in, rows out."""
     job = Job(**json.loads(sys.stdin.readline()))

@@ -41,7 +41,16 @@ from emissions_etl.orchestration.setup import (
 from emissions_etl.orchestration.warehouse_turns import turn_limit_name
 from emissions_etl.settings import Settings
 from emissions_etl.warehouse import Warehouse
-from tests.limits_driver import POLICIES, RATE_ROUTE, SLOT_ROUTE, Job, count_statuses, run_processes
+from tests.limits_driver import (
+    POLICIES,
+    RATE_ROUTE,
+    SLOT_ROUTE,
+    SLOTS,
+    Job,
+    count_statuses,
+    most_in_flight,
+    run_processes,
+)
 from tests.sandbox_fixture import OrgCredentials, SandboxServer, create_org
 
 from ..pipeline.tenancy import FACILITIES, waste_row, write_wastes_xlsx
@@ -306,9 +315,10 @@ def test_setup_creates_a_prefect_limit_for_every_limit_of_the_service(
 
 def _two_machines(
     server: RealPrefectServer, sandbox: SandboxServer, route: str, *, hold: float | None
-) -> dict[int, int]:
+) -> list[list[Any]]:
     """Two processes on one key, each with pools of its own (as on two machines) behind the
-    real server's limits, 8 threads each posting for 3 s: how many answers had each status."""
+    real server's limits, 8 threads each posting for 3 s: a row per request (``limits_driver``:
+    sent, done, status, window, process)."""
     for limit in prefect_limits(POLICIES):
         ensure_global_concurrency_limit(limit.name, limit.limit)
     org = create_org(sandbox.db_path, f"Two machines {route}")
@@ -317,32 +327,41 @@ def _two_machines(
         str(sandbox.ca_file),
         org.organization_id,
         route,
-        seconds=3.0,
+        seconds=TWO_MACHINES_SECONDS,
         threads=8,
         hold=hold,
         prefect_occupy=DEFAULT_OCCUPY,
     )
     rows, _ = run_processes([job, job], org.api_key, env=server.subprocess_env())
-    return count_statuses(rows)
+    return rows
+
+
+TWO_MACHINES_SECONDS = 3.0
+SLOT_HOLD = 0.3
 
 
 def test_workers_on_two_machines_share_one_keys_concurrency_cap_through_prefect(
     real_prefect_server: RealPrefectServer, sandbox: SandboxServer
 ) -> None:
     # 16 threads against the sandbox's cap of 10 in flight: each machine alone would send 10.
-    statuses = _two_machines(real_prefect_server, sandbox, SLOT_ROUTE, hold=0.3)
-    print(f"\n{statuses[200]} requests of 0.3 s in 3 s through the Prefect concurrency limit")
+    rows = _two_machines(real_prefect_server, sandbox, SLOT_ROUTE, hold=SLOT_HOLD)
+    statuses, busiest = count_statuses(rows), most_in_flight(rows)
+    print(f"\n{statuses[200]} requests of 0.3 s in 3 s through the Prefect concurrency limit, "
+          f"at most {busiest} at once")  # fmt: skip
     assert set(statuses) == {200}, statuses
-    # 10 slots for 3 s are 100 requests of 0.3 s; handing slots over between machines costs
-    # some (94 on an idle machine), and the other tests share the cores.
-    assert statuses[200] >= 50
+    assert busiest <= SLOTS  # one cap for both machines, on the client's side too
+    assert {row[4] for row in rows} == {0, 1}  # and both machines had their turns
+    # Slots handed over as they come back, not one or two at a time: more requests than two
+    # slots serve in 3 s (20). 10 slots serve 100: 94 on an idle machine, 43 once while the
+    # other worker's tests shared the two cores; how near 100 it comes is bench_limiter's.
+    assert statuses[200] > 2 * TWO_MACHINES_SECONDS / SLOT_HOLD
 
 
 def test_workers_on_two_machines_share_one_keys_rate_through_prefect(
     real_prefect_server: RealPrefectServer, sandbox: SandboxServer
 ) -> None:
     # 16 threads against the sandbox's 30 a second: each machine alone would send 30 a second.
-    statuses = _two_machines(real_prefect_server, sandbox, RATE_ROUTE, hold=None)
+    statuses = count_statuses(_two_machines(real_prefect_server, sandbox, RATE_ROUTE, hold=None))
     print(f"\n{statuses[200]} requests in 3 s through the Prefect rate limit")
     assert set(statuses) == {200}, statuses
     # 30 a second for 3 s (106 on an idle machine: the run overlaps a fourth window); machines
