@@ -313,6 +313,10 @@ def test_setup_creates_a_prefect_limit_for_every_limit_of_the_service(
     )
 
 
+TWO_MACHINES_SECONDS = 3.0
+SLOT_HOLD = 0.3
+
+
 def _two_machines(
     server: RealPrefectServer, sandbox: SandboxServer, route: str, *, hold: float | None
 ) -> list[list[Any]]:
@@ -334,10 +338,6 @@ def _two_machines(
     )
     rows, _ = run_processes([job, job], org.api_key, env=server.subprocess_env())
     return rows
-
-
-TWO_MACHINES_SECONDS = 3.0
-SLOT_HOLD = 0.3
 
 
 def test_workers_on_two_machines_share_one_keys_concurrency_cap_through_prefect(
