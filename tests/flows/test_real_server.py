@@ -493,13 +493,15 @@ def wait_for_the_last_logs(runs: list[Any], deadline: float) -> None:
     state is final before its process has sent its last logs; stopping the worker then kills
     the process with them (the UI test once waited 90 s for a task's lines that never came)."""
     waiting = list(runs)
-    while waiting and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
         waiting = [
             run
             for run in waiting
             if not any(log.message.startswith("Finished in state") for log in run_logs(run))
         ]
-        time.sleep(0.5 if waiting else 0)
+        if not waiting:
+            return
+        time.sleep(0.5)
 
 
 def hold_the_turn_until_a_run_waits(prepared: PreparedServer, runs: list[Any]) -> None:
