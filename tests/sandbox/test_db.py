@@ -27,14 +27,15 @@ def _write_many_pages(db: Database) -> None:
 def test_the_checkpointer_not_the_commit_copies_the_wal_into_the_file(tmp_path: Path) -> None:
     db = Database(tmp_path / "sandbox.db")
     db.migrate()
-    checkpointer = WalCheckpointer(db, poll_seconds=60)  # it runs when woken, below
+    checkpointer = WalCheckpointer(db, poll_seconds=0.05)
+    db.set_autocheckpoint(False)  # as the checkpointer sets it, before it runs
+    before = db.path.stat().st_size
+    _write_many_pages(db)
+    assert db.path.stat().st_size == before  # the commit left its pages in the WAL
+
     checkpointer.start()
     try:
-        assert _autocheckpoint(db) == 0
-        before = db.path.stat().st_size
-        _write_many_pages(db)
-        assert db.path.stat().st_size == before  # the commit left its pages in the WAL
-        checkpointer.wake()
+        assert _autocheckpoint(db) == 0  # a transaction: its commit wakes the checkpointer
         deadline = time.monotonic() + 10
         while db.path.stat().st_size < before + ROWS * 1000 and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -44,3 +45,21 @@ def test_the_checkpointer_not_the_commit_copies_the_wal_into_the_file(tmp_path: 
     assert _autocheckpoint(db) == SQLITE_AUTOCHECKPOINT_PAGES
     count = db.reader().execute("SELECT COUNT(*) FROM meta WHERE key LIKE 'bulk-%'").fetchone()
     assert count[0] == ROWS
+
+
+def test_an_idle_checkpointer_sleeps_until_a_commit_wakes_it(tmp_path: Path) -> None:
+    db = Database(tmp_path / "sandbox.db")
+    db.migrate()
+    checkpointer = WalCheckpointer(db, poll_seconds=0.05, idle_seconds=60)
+    checkpointer.start()
+    try:
+        assert _autocheckpoint(db) == 0  # a commit: it wakes, and checkpoints what is there
+        time.sleep(0.3)
+        before = db.path.stat().st_size
+        _write_many_pages(db)
+        deadline = time.monotonic() + 10
+        while db.path.stat().st_size < before + ROWS * 1000 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert db.path.stat().st_size >= before + ROWS * 1000  # long before its idle poll
+    finally:
+        checkpointer.stop()

@@ -13,6 +13,7 @@ import sqlite3
 import threading
 import time
 import uuid
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
 
@@ -33,6 +34,8 @@ RETRY_DELAYS_SECONDS: tuple[float, ...] = (1.0, 2.0, 4.0, 8.0)  # after attempts
 SEND_TIMEOUT_SECONDS = 10.0
 _SENDERS = 4
 _LEASE_SECONDS = SEND_TIMEOUT_SECONDS + 20.0
+#: The longest the poller sleeps with nothing due and nothing committed in this process.
+IDLE_POLL_SECONDS = 2.0
 
 logger = logging.getLogger(__name__)
 
@@ -93,16 +96,20 @@ class DeliveryWorker:
         allow_private: bool,
         retry_delays: tuple[float, ...] = RETRY_DELAYS_SECONDS,
         poll_seconds: float = 0.1,
+        idle_seconds: float = IDLE_POLL_SECONDS,
     ) -> None:
         self.db = db
         self.allow_private = allow_private
         self.retry_delays = retry_delays
         self.poll_seconds = max(poll_seconds, 0.02)
+        self.idle_seconds = max(idle_seconds, self.poll_seconds)
         self._stopping = threading.Event()
-        self._claimed: queue.Queue[str] = queue.Queue()
+        self._committed = threading.Event()
+        self._claimed: queue.Queue[str | None] = queue.Queue()
         self._threads: list[threading.Thread] = []
 
     def start(self) -> None:
+        self.db.on_commit(self._committed.set)
         targets = [self._poll] + [self._send_claimed] * _SENDERS
         for index, target in enumerate(targets):
             thread = threading.Thread(target=target, name=f"webhook-delivery-{index}", daemon=True)
@@ -112,16 +119,38 @@ class DeliveryWorker:
     def stop(self) -> None:
         """Stop claiming; an attempt in flight is abandoned and resumed after its lease."""
         self._stopping.set()
+        self._committed.set()
+        for _ in range(_SENDERS):
+            self._claimed.put(None)  # one for each sender waiting for a claim
         for thread in self._threads:
             thread.join(timeout=1.0)
 
     def _poll(self) -> None:
+        """Claim what is due at most every ``poll_seconds``; between rounds, sleep until the
+        next attempt falls due or a commit may have queued one (``idle_seconds`` at most, for
+        rows another process writes). An idle sandbox polled 10 times a second."""
         while not self._stopping.wait(self.poll_seconds):
+            self._committed.clear()
             try:
                 for delivery_id in self._claim_due():
                     self._claimed.put(delivery_id)
+                next_due = self._seconds_to_next_due()
             except Exception:
                 logger.exception("claiming due webhook deliveries failed")
+                next_due = 0.0
+            self._committed.wait(min(self.idle_seconds, next_due) - self.poll_seconds)
+
+    def _seconds_to_next_due(self) -> float:
+        """Seconds until the earliest pending delivery falls due (``idle_seconds`` if none)."""
+        [earliest] = (
+            self.db.reader()
+            .execute("SELECT min(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending'")
+            .fetchone()
+        )
+        if earliest is None:
+            return self.idle_seconds
+        due = datetime.fromisoformat(str(earliest).replace("Z", "+00:00"))
+        return max((due - datetime.now(UTC)).total_seconds(), 0.0)
 
     def _claim_due(self) -> list[str]:
         free = _SENDERS - self._claimed.qsize()
@@ -153,10 +182,9 @@ class DeliveryWorker:
 
     def _send_claimed(self) -> None:
         while not self._stopping.is_set():
-            try:
-                delivery_id = self._claimed.get(timeout=0.2)
-            except queue.Empty:
-                continue
+            delivery_id = self._claimed.get()
+            if delivery_id is None:
+                return  # stop()
             try:
                 self._attempt(delivery_id)
             except Exception:
