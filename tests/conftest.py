@@ -54,6 +54,36 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 break
 
 
+#: Session fixtures whose servers spend CPU while they idle: a Prefect server's services and
+#: loops (2-3 % of a core), a sandbox's threads, PostgreSQL. Their tests share an xdist_group,
+#: so they run in a row on one worker, which stops the server once its next test does not use
+#: it instead of at the end of the session, minutes later. Should a later test need it, pytest
+#: starts it again.
+_STOPPED_WHEN_DONE = (
+    "prefect_server",
+    "_prefect_server_process",
+    "slow_sandbox",
+    "strict_sandbox_server",
+    "postgres",
+)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """After pytest's own teardown of ``item`` (its function and module fixtures)."""
+    yield
+    if nextitem is None:  # the session ends: pytest stops them all now
+        return
+    used = set(getattr(item, "fixturenames", ()))
+    needed = set(getattr(nextitem, "fixturenames", ()))
+    request = getattr(item, "_request", None)
+    for name in _STOPPED_WHEN_DONE:
+        if name in used and name not in needed and request:
+            fixturedef = request._fixture_defs.get(name)
+            if fixturedef is not None:
+                fixturedef.finish(request)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """What collection built (every module's code, classes and constants, some 400,000 objects)
     lives as long as the worker: frozen out of the cyclic collector, whose full collections
