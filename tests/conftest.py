@@ -10,6 +10,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _pytest.nodes import Node
@@ -55,10 +56,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 #: Session fixtures whose servers spend CPU while they idle: a Prefect server's services and
-#: loops (2-3 % of a core), a sandbox's threads, PostgreSQL. Their tests share an xdist_group,
-#: so they run in a row on one worker, which stops the server once its next test does not use
-#: it instead of at the end of the session, minutes later. Should a later test need it, pytest
-#: starts it again.
+#: loops (2-3 % of a core), a sandbox's threads, PostgreSQL. The tests that use one share an
+#: xdist_group, which runs in a row on one worker: the worker stops the server when its group
+#: is over instead of at the end of the session, minutes later (should a later test need it,
+#: pytest starts it again).
 _STOPPED_WHEN_DONE = (
     "prefect_server",
     "_prefect_server_process",
@@ -66,22 +67,32 @@ _STOPPED_WHEN_DONE = (
     "strict_sandbox_server",
     "postgres",
 )
+#: Each of those the worker has started: its FixtureDef, the request that started it, and the
+#: group of the last test that used it.
+_started: dict[str, tuple[Any, Any, str | None]] = {}
+
+
+def _group(item: pytest.Item) -> str | None:
+    marker = item.get_closest_marker("xdist_group")
+    return str(marker.args[0]) if marker and marker.args else None
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     """After pytest's own teardown of ``item`` (its function and module fixtures)."""
     yield
+    request = getattr(item, "_request", None)
+    for name in set(_STOPPED_WHEN_DONE) & set(getattr(item, "fixturenames", ())):
+        fixturedef = request._fixture_defs.get(name) if request else None
+        if fixturedef is not None:
+            _started[name] = (fixturedef, request, _group(item))
     if nextitem is None:  # the session ends: pytest stops them all now
         return
-    used = set(getattr(item, "fixturenames", ()))
     needed = set(getattr(nextitem, "fixturenames", ()))
-    request = getattr(item, "_request", None)
-    for name in _STOPPED_WHEN_DONE:
-        if name in used and name not in needed and request:
-            fixturedef = request._fixture_defs.get(name)
-            if fixturedef is not None:
-                fixturedef.finish(request)
+    for name, (fixturedef, by, group) in list(_started.items()):
+        if name not in needed and _group(nextitem) != group:
+            del _started[name]
+            fixturedef.finish(by)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
