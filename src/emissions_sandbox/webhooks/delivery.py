@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 
+from emissions_sandbox.clock import parse_datetime
 from emissions_sandbox.db import Database
 from emissions_sandbox.webhooks import store
 from emissions_sandbox.webhooks.outcomes import (
@@ -149,7 +150,7 @@ class DeliveryWorker:
         )
         if earliest is None:
             return self.idle_seconds
-        due = datetime.fromisoformat(str(earliest).replace("Z", "+00:00"))
+        due = parse_datetime(str(earliest))
         return max((due - datetime.now(UTC)).total_seconds(), 0.0)
 
     def _claim_due(self) -> list[str]:
