@@ -26,7 +26,11 @@ def test_each_process_of_a_run_is_named_by_its_command_line() -> None:
     assert kind_of(f"{venv}/python -u -c import sys;exec(eval(sys.stdin.readline()))") == (
         "test workers"
     )
-    assert kind_of(f"{venv}/python -m tests.cli_process") == "command-line children"
+    assert kind_of(f"{venv}/python -m tests.cli_process") == "command line"
+    # As a test ran it before the fork server: the file's path names pytest's folder.
+    assert kind_of(f"{venv}/python {venv}/emissions-etl load /tmp/pytest-of-root/a.xlsx") == (
+        "command line"
+    )
     supervisor = f"{venv}/python -m prefect.runner._workspace_supervisor /tmp/w/supervisor.json"
     assert kind_of(supervisor) == "flow runs"
     assert kind_of(f"{venv}/python {venv}/prefect server start --port 1") == "Prefect servers"

@@ -11,7 +11,7 @@ like-for-like figure. ``--durations N`` prints pytest's N slowest phases of each
 
 The CPU total is the run's own rusage (what ``/usr/bin/time`` reports). The kinds come from
 ``/proc``, sampled every ``SAMPLE_SECONDS``: a process started by the run counts under the kind
-its command line names (test workers, command-line children, flow runs, Prefect servers,
+its command line names (test workers, the command line, flow runs, Prefect servers,
 sandboxes, a browser...), which says where the CPU goes, not only how much; a process that ends
 between two samples loses what it spent since the last, so the kinds add up to a little less
 than the total. Servers the run starts in a session of their own are counted there too (the
@@ -40,7 +40,7 @@ _TICKS = os.sysconf("SC_CLK_TCK")
 #: A process's kind: the first whose words its command line holds.
 KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("test workers", ("execnet", "import sys;exec(eval(sys.stdin.readline()))")),
-    ("command-line children", ("tests.cli_process",)),
+    ("command line", ("tests.cli_process", "bin/emissions-etl")),
     ("flow runs", ("_workspace_supervisor", "prefect.engine", "_workspace_runtime_bootstrap")),
     ("Prefect servers", ("prefect server start", "prefect.server.api.server:create_app")),
     ("Prefect workers", ("prefect worker start",)),
@@ -51,7 +51,7 @@ KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("object store (moto)", ("moto",)),
     ("install", ("pip_compileall", "bin/uv", "pip install", "-m venv", "ensurepip", "setuptools")),
     ("ruff, import contracts, mypy", ("ruff", "lint-imports", "mypy")),
-    ("pytest (controller)", ("pytest",)),
+    ("pytest (controller)", ("bin/pytest",)),
 )
 _UNSAFE = re.compile(r"[^\w.-]")  # in a folder's name
 _PASSED = re.compile(r"(\d+) passed.* in ([\d.]+)s")
@@ -75,6 +75,7 @@ class ProcessSampler:
         self._token = token.encode()
         self._cpu: dict[tuple[int, str], float] = {}
         self._command: dict[tuple[int, str], str] = {}
+        self._strangers: set[tuple[int, str]] = set()  # judged once: not the run's
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="process-sampler", daemon=True)
 
@@ -108,9 +109,10 @@ class ProcessSampler:
             self._sample()
 
     def _sample(self) -> None:
-        for entry in os.scandir("/proc"):
-            if entry.name.isdigit():
-                self._read(int(entry.name))
+        # In the order of their pids: a parent is read (and known as the run's) before the
+        # children it started, whose pids came after.
+        for pid in sorted(int(name) for name in os.listdir("/proc") if name.isdigit()):
+            self._read(pid)
 
     def _read(self, pid: int) -> None:
         try:
@@ -118,7 +120,10 @@ class ProcessSampler:
             fields = stat[stat.rindex(")") + 2 :].split()
             parent, started = int(fields[1]), fields[19]
             key = (pid, started)
+            if key in self._strangers:
+                return
             if key not in self._cpu and not self._is_ours(pid, parent):
+                self._strangers.add(key)
                 return
             self._ours.add(pid)
             self._cpu[key] = (int(fields[11]) + int(fields[12])) / _TICKS
