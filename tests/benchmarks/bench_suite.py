@@ -7,7 +7,8 @@ Run: ``.venv/bin/python -m tests.benchmarks.bench_suite [--rev REV ...] [--ids F
 Two commits are run ABBA (A, B, B, A): a machine's speed drifts within an hour, and the order
 cancels a steady drift. ``--ids FILE`` runs only the test ids listed (one per line, as pytest
 names them, without the ``@group`` xdist adds): the tests two commits have in common, for a
-like-for-like figure. ``--durations N`` prints pytest's N slowest phases of each run.
+like-for-like figure. ``--durations N`` writes pytest's N slowest phases in each run's log, and
+keeps the logs (``--keep`` keeps the clones too).
 
 The CPU total is the run's own rusage (what ``/usr/bin/time`` reports). The kinds come from
 ``/proc``, sampled every ``SAMPLE_SECONDS``: a process started by the run counts under the kind
@@ -232,10 +233,11 @@ def main() -> None:
     parser.add_argument("--rev", action="append", help="a commit (default: HEAD); two: A B B A")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each commit")
     parser.add_argument("--ids", type=Path, help="run only the test ids in this file")
-    parser.add_argument("--durations", type=int, default=0, help="pytest's N slowest (in the logs)")
+    parser.add_argument("--durations", type=int, default=0, help="pytest's N slowest, in the logs")
     parser.add_argument("--keep", action="store_true", help="keep the clones and their logs")
     options = parser.parse_args()
     revs = options.rev or ["HEAD"]
+    keep_logs = options.keep or bool(options.durations)  # the durations are in the logs
     workdir = Path(tempfile.mkdtemp(prefix="bench-suite-"))
     runs = []
     try:
@@ -247,13 +249,13 @@ def main() -> None:
             print(f"  exit {run.exit_code}, {run.wall:.1f} s, CPU {run.cpu:.1f} s", flush=True)
             if run.exit_code != 0:
                 print(f"  log: {run.log}")
-                options.keep = True
+                keep_logs = True
             if not options.keep:
                 shutil.rmtree(workdir / label, ignore_errors=True)
         report(runs)
     finally:
-        if options.keep:
-            print(f"\nclones and logs: {workdir}")
+        if keep_logs:
+            print(f"\n{'clones and logs' if options.keep else 'logs'}: {workdir}")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
 
