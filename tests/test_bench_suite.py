@@ -1,6 +1,6 @@
 """``tests/benchmarks/bench_suite.py``: the order of its runs, the kinds it names, and its /proc
-sampler on a real process tree (a child that burns CPU, and a grandchild in a session of its
-own, found by the run's token in its environment)."""
+sampler on a real process tree (a grandchild in a session of its own, orphaned, found by the
+run's variable in its environment)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.benchmarks.bench_suite import ProcessSampler, kind_of, order
+from tests.benchmarks.bench_suite import RUN_VARIABLE, ProcessSampler, kind_of, order
 
 BURN = "import time\nend = time.process_time() + {seconds}\nwhile time.process_time() < end: pass"
 
@@ -47,7 +47,7 @@ def test_the_sampler_counts_a_child_and_an_orphaned_grandchild_of_the_run_only(
     """The child starts the grandchild in a session of its own and ends at once: the sampler
     first sees the grandchild orphaned, and knows it by the run's token alone. A process started
     beside the run (the same burn) is not counted."""
-    token = f"BENCH_SUITE_RUN=sampler-test-{os.getpid()}"
+    run_id = f"sampler-test-{os.getpid()}"
     done = tmp_path / "burnt"
     grandchild = (
         "import pathlib, time\n"
@@ -59,11 +59,11 @@ def test_the_sampler_counts_a_child_and_an_orphaned_grandchild_of_the_run_only(
         "import subprocess, sys\n"
         f"subprocess.Popen([sys.executable, '-c', {grandchild!r}], start_new_session=True)\n"
     )
-    env = {**os.environ, "BENCH_SUITE_RUN": token.split("=", 1)[1]}
+    env = {**os.environ, RUN_VARIABLE: run_id}
     stranger = subprocess.Popen([sys.executable, "-c", BURN.format(seconds=0.6)])
     try:
         run = subprocess.Popen([sys.executable, "-c", child], env=env)
-        with ProcessSampler(run.pid, token) as sampler:
+        with ProcessSampler(run.pid, run_id) as sampler:
             assert run.wait(30) == 0
             deadline = time.monotonic() + 60
             while not done.exists() and time.monotonic() < deadline:

@@ -37,6 +37,8 @@ from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 SAMPLE_SECONDS = 0.2
+#: The variable every process of a run inherits, naming the run (``ProcessSampler``).
+RUN_VARIABLE = "BENCH_SUITE_RUN"
 _TICKS = os.sysconf("SC_CLK_TCK")
 #: A process's kind: the first whose words its command line holds.
 KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -71,9 +73,9 @@ class ProcessSampler:
     (at first sight) or its environment holds the run's token (servers in a session of their
     own, orphaned when what started them ended)."""
 
-    def __init__(self, root_pid: int, token: str) -> None:
+    def __init__(self, root_pid: int, run_id: str) -> None:
         self._ours = {root_pid}
-        self._token = token.encode()
+        self._token = f"{RUN_VARIABLE}={run_id}".encode()
         self._cpu: dict[tuple[int, str], float] = {}
         self._command: dict[tuple[int, str], str] = {}
         self._strangers: set[tuple[int, str]] = set()  # judged once: not the run's
@@ -148,6 +150,7 @@ class ProcessSampler:
 class Run:
     label: str
     rev: str
+    log: Path
     exit_code: int = 0
     wall: float = 0.0
     cpu: float = 0.0
@@ -155,7 +158,6 @@ class Run:
     pytest_seconds: str = "?"
     kinds: dict[str, float] = field(default_factory=dict)
     unnamed: list[tuple[float, str]] = field(default_factory=list)
-    log: Path | None = None
 
 
 def run_ci(label: str, rev: str, workdir: Path, *, ids: Path | None, durations: int) -> Run:
@@ -163,8 +165,8 @@ def run_ci(label: str, rev: str, workdir: Path, *, ids: Path | None, durations: 
     clone = workdir / label
     subprocess.run(["git", "clone", "-q", str(REPOSITORY), str(clone)], check=True)
     subprocess.run(["git", "-C", str(clone), "checkout", "-q", rev], check=True)
-    token = f"BENCH_SUITE_RUN={label}-{os.getpid()}"
-    env = {**os.environ, "BENCH_SUITE_RUN": token.split("=", 1)[1]}
+    run_id = f"{label}-{os.getpid()}"
+    env = {**os.environ, RUN_VARIABLE: run_id}
     addopts = [env.get("PYTEST_ADDOPTS", "")]
     if durations:
         addopts.append(f"--durations={durations}")
@@ -176,15 +178,14 @@ def run_ci(label: str, rev: str, workdir: Path, *, ids: Path | None, durations: 
         env["BENCH_SELECT_IDS"] = str(ids.resolve())
         addopts.append("-p bench_select_ids")
     env["PYTEST_ADDOPTS"] = " ".join(filter(None, addopts))
-    result = Run(label, rev, log=workdir / f"{label}.log")
-    assert result.log is not None
+    result = Run(label, rev, workdir / f"{label}.log")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.monotonic()
     with result.log.open("w") as log:
         process = subprocess.Popen(
             ["bash", ".ci/run"], cwd=clone, env=env, stdout=log, stderr=subprocess.STDOUT
         )
-        with ProcessSampler(process.pid, token) as sampler:
+        with ProcessSampler(process.pid, run_id) as sampler:
             result.exit_code = process.wait()
     result.wall = time.monotonic() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -17,8 +17,10 @@ import pytest
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     wanted = set(Path(os.environ["BENCH_SELECT_IDS"]).read_text().splitlines())
-    kept = [item for item in items if item.nodeid.split("@")[0] in wanted]
-    dropped = [item for item in items if item.nodeid.split("@")[0] not in wanted]
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    for item in items:
+        (kept if item.nodeid.split("@")[0] in wanted else dropped).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
     items[:] = kept
