@@ -10,7 +10,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from emissions_etl.sources.cells import as_text, has_control_characters, parse_date, parse_number
+from emissions_etl.sources.cells import (
+    as_text,
+    has_control_characters,
+    object_kind,
+    parse_date,
+    parse_number,
+)
 
 
 def dates(values: list[object], dtype: str = "str") -> tuple[list[str | None], list[bool]]:
@@ -83,6 +89,22 @@ def test_huge_integers_in_object_cells_are_bad_cells_not_errors() -> None:
     assert bad.tolist() == [True, False, False]
     assert parsed.iloc[1] == 5
     assert as_text(pd.Series([10**400, 5], dtype=object)).tolist() == ["1" + "0" * 400, "5"]
+
+
+def test_a_column_of_whole_and_decimal_numbers_reads_as_its_text_reads() -> None:
+    rng = random.Random(11)
+    cells: list[object] = [rng.choice([rng.randint(-10**18, 10**18), rng.uniform(-1e6, 1e6),
+                                       rng.randint(0, 99), None]) for _ in range(500)]  # fmt: skip
+    mixed = pd.Series(cells, dtype=object)
+    parsed, bad = parse_number(mixed)
+    from_text, bad_text = parse_number(as_text(mixed))
+    assert object_kind(mixed) == "mixed-integer-float"
+    assert not bad.any()
+    assert parsed.equals(from_text)
+    assert bad.tolist() == bad_text.tolist()
+    parsed, bad = parse_number(pd.Series([10**400, 2.5, None], dtype=object))
+    assert bad.tolist() == [True, False, False]
+    assert parsed.iloc[1] == 2.5
 
 
 def test_no_cell_makes_the_parsers_raise() -> None:
