@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
 from emissions_etl.warehouse import Warehouse
 
 from .conftest import mapping_frame, remote_frame, source_frame
 
 ROWS = 200_000
+
+pytestmark = pytest.mark.slow  # benchmark-sized: left out of the fast run
 
 
 def test_two_hundred_thousand_rows_land_and_replace(warehouse: Warehouse) -> None:
