@@ -242,7 +242,7 @@ def test_31_quick_creates_meet_a_429_and_waiting_retry_after_is_served(
     assert again.status_code == 201
 
 
-@pytest.mark.slow  # benchmark-sized (50,000 records): left out of the fast run
+@pytest.mark.slow  # benchmark-sized (eleven bulks of 5,000 records): left out of the fast run
 def test_the_eleventh_concurrent_bulk_is_429_without_rate_limit_headers(
     client: httpx.Client,
 ) -> None:
