@@ -1,15 +1,19 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+import pandera.pandas as pandera
 import pytest
 
 from emissions_etl.domain.rejects import REJECT_COLUMNS
 from emissions_etl.errors import UnsupportedSourceError
-from emissions_etl.loading.validation import ValidationResult, validate_batch
-from emissions_etl.resources import resource_spec
+from emissions_etl.loading.cell_kinds import column_rules, parse_column
+from emissions_etl.loading.validation import ValidationResult, broken_rules, validate_batch
+from emissions_etl.resources import RESOURCES, resource_spec
 from emissions_etl.sources import read_source
 from tests.builders import WASTE_HEADERS, set_cached_errors, waste_row, write_csv, write_xlsx
 
@@ -227,3 +231,70 @@ def test_a_default_key_longer_than_255_characters_is_hashed(tmp_path: Path) -> N
     assert ids.str.startswith("sha256:").all()
     assert ids.str.len().max() <= 255
     assert ids.nunique() == 2
+
+
+#: Cells people write, good and bad for one column or another: each column of each resource
+#: gets a random mix of them and of its own example (seeded: the same frames every run).
+_TROUBLEMAKERS = (
+    "", "0", "-1", "1", "0.5", "1e12", "abc", "x" * 300, "2026-02-01", "2025-01-01", "ES",
+    "ESP", "kg", "t", "EUR", "R3", "D16", "20 01 01", "2001", "car", "aircraft", "owned",
+    "telecommuting", "yes", "Mon-Fri", "0,1,9", "ana@example.es", "no-at-sign", "heat,water",
+    "ES0021000000000001AB", "Madrid Warehouse", "active", "diesel", None, 12, 12.5, -3.0,
+)  # fmt: skip
+
+
+def _pandera_broken_rules(
+    schema: pandera.DataFrameSchema, typed: pd.DataFrame
+) -> dict[tuple[str | None, str], list[int]]:
+    """The rows each rule breaks, read from the failure cases of Pandera's own validate."""
+    try:
+        schema.validate(typed, lazy=True)
+        return {}
+    except pandera.errors.SchemaErrors as errors:
+        cases = errors.failure_cases
+    cases = cases[cases["index"].notna()]
+    found: dict[tuple[str | None, str], set[int]] = {}
+    for case in cases.itertuples():
+        column = case.column if case.schema_context == "Column" else None
+        name = str(case.check).split("(", 1)[0]
+        found.setdefault((column, name), set()).add(int(case.index))
+    return {rule: sorted(rows) for rule, rows in found.items()}
+
+
+@pytest.mark.parametrize("name", sorted(RESOURCES))
+def test_the_rules_a_frame_breaks_are_those_panderas_validate_finds(name: str) -> None:
+    """``broken_rules`` runs the schema's checks one by one, for speed: every rule it finds
+    broken, on exactly the rows, Pandera's ``validate(lazy=True)`` finds, and no other."""
+    spec = RESOURCES[name]
+    schema = spec.schema.to_schema()
+    rng = random.Random(name)
+    rules = column_rules(spec.schema)
+    examples = {
+        column: str(dict(component.metadata or {}).get("example", ""))
+        for column, component in schema.columns.items()
+    }
+    seen: set[tuple[str | None, str]] = set()
+    for rows in (1, 7, 60, 240):
+        raw = {
+            rule.name: pd.Series(
+                [rng.choice((examples[rule.name],) * 6 + _TROUBLEMAKERS) for _ in range(rows)],
+                dtype=object,
+            )
+            for rule in rules
+        }
+        typed = pd.DataFrame(
+            {rule.name: parse_column(rule, raw[rule.name]).values for rule in rules}
+        )
+        if spec.prepare is not None:
+            typed = spec.prepare(typed)
+        expected = _pandera_broken_rules(schema, typed)
+        found = {
+            (broken.column, broken.check): list(np.flatnonzero(broken.rows))
+            for broken in broken_rules(schema, typed)
+        }
+        assert found == expected
+        seen |= set(expected)
+    # Not a comparison of empty results: required columns were found empty (those ``prepare``
+    # does not fill with a default), and other rules were broken too.
+    assert {check for _, check in seen} > {"not_nullable"}
+    assert len(seen) >= 4, seen

@@ -10,8 +10,10 @@ empty cell nor a value: its row is rejected, whatever else it holds.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -151,58 +153,97 @@ def _schema(spec_schema: type[pandera.DataFrameModel]) -> pandera.DataFrameSchem
     return spec_schema.to_schema()
 
 
+@dataclass(frozen=True)
+class BrokenRule:
+    """The rows of a frame that break one rule of a Pandera schema: a column's (its
+    ``not_nullable`` or one of its checks) or, with ``column`` None, a check of the frame."""
+
+    column: str | None
+    check: str
+    rows: np.ndarray
+    statistics: Mapping[str, Any]
+
+
+def broken_rules(schema: pandera.DataFrameSchema, frame: pd.DataFrame) -> list[BrokenRule]:
+    """Every rule of ``schema`` that some row of ``frame`` breaks, as ``schema.validate(frame,
+    lazy=True)`` finds them (each Check run by Pandera on its column, missing values passing
+    it; a non-nullable column's missing values), frame checks first, then by column and check.
+
+    The checks are called one by one rather than through ``validate``: that gathers each
+    failing column's cases into a frame of its own and then all of them into one (about 5 ms
+    per failing column, ten times what the checks cost), only for the rows to be read back out
+    of it. The columns of ``frame`` are those of ``schema`` (already typed and present)."""
+    broken = [
+        BrokenRule(None, check.name, rows, dict(check.statistics or {}))
+        for check in sorted(schema.checks, key=lambda check: check.name)
+        if (rows := _failing_rows(check, frame)).any()
+    ]
+    for column in sorted(schema.columns):
+        component = schema.columns[column]
+        values = frame[column]
+        found = [(check.name, _failing_rows(check, values), check) for check in component.checks]
+        if not component.nullable:
+            found.append(("not_nullable", values.isna().to_numpy(dtype=bool), None))
+        for name, rows, check in sorted(found, key=lambda found: found[0]):
+            if rows.any():
+                statistics = dict(check.statistics or {}) if check is not None else {}
+                broken.append(BrokenRule(str(column), name, rows, statistics))
+    return broken
+
+
+def _failing_rows(check: pandera.Check, data: pd.Series | pd.DataFrame) -> np.ndarray:
+    """The rows ``check`` fails, as a mask over ``data``'s rows: Pandera runs it (leaving out
+    missing values where it ignores them); an output that is not per row names no row.
+
+    A column with no value at all has nothing such a check could fail: it is not run (its
+    function may not take the column's dtype then, a text check on an empty float column)."""
+    rows = np.zeros(len(data), dtype=bool)
+    if check.ignore_na and isinstance(data, pd.Series) and not data.notna().any():
+        return rows
+    output = check(data).check_output
+    if isinstance(output, pd.DataFrame):
+        output = output.all(axis="columns")
+    if isinstance(output, pd.Series):
+        failed = ~output.astype(bool).to_numpy()
+        rows[data.index.get_indexer(output.index[failed])] = True
+    return rows
+
+
 def _schema_failures(
     spec: ResourceSpec,
     typed: pd.DataFrame,
     blank: dict[str, np.ndarray],
     parse_failures: list[Failure],
 ) -> list[Failure]:
-    """Pandera's failure cases as failures: an empty required cell is REQUIRED; a filled cell
+    """The schema's broken rules as failures: an empty required cell is REQUIRED; a filled cell
     that could not be read (already reported) is not reported again."""
-    schema = _schema(spec.schema)
-    try:
-        schema.validate(typed, lazy=True)
-        return []
-    except pandera.errors.SchemaErrors as errors:
-        cases = errors.failure_cases
-    cases = cases[cases["index"].notna()]
-    names = cases["check"].astype(str).str.split("(", n=1).str[0]
     unread: dict[str, np.ndarray] = {}
     for failure in parse_failures:  # a column may have several (a formula error, a bad number)
         unread[failure.column] = unread.get(failure.column, False) | failure.rows
+    schema = _schema(spec.schema)
     failures: list[Failure] = []
-    frame_checks = {check.name: check for check in schema.checks}
-    for check_name, group in cases[cases["schema_context"] != "Column"].groupby(names):
-        rule = ROW_CHECK_REJECTS.get(str(check_name))
-        check = frame_checks.get(str(check_name))
-        if rule is None or check is None:
+    for broken in broken_rules(schema, typed):
+        if broken.column is None:
+            rule = ROW_CHECK_REJECTS.get(broken.check)
+            if rule is not None:
+                column, reject = rule(broken.statistics)
+                failures.append(
+                    Failure(column, broken.rows, reject.code, reject.message, row_rule=True)
+                )
             continue
-        column, reject = rule(check.statistics)
-        rows = _rows(typed, group["index"])
-        failures.append(Failure(column, rows, reject.code, reject.message, row_rule=True))
-    column_cases = cases[cases["schema_context"] == "Column"]
-    for (column, check_name), group in column_cases.groupby([column_cases["column"], names]):
-        mask = _rows(typed, group["index"])
-        filled = mask & ~blank[column]
+        column = broken.column
+        filled = broken.rows & ~blank[column]
         if column in unread:
             filled &= ~unread[column]
-        failures.append(Failure(str(column), mask & blank[column], RejectCode.REQUIRED, ""))
-        if filled.any() and check_name != "not_nullable":
-            statistics = _check_statistics(schema, str(column), str(check_name))
-            code, message = _check_reject(str(check_name), statistics)
+        failures.append(Failure(column, broken.rows & blank[column], RejectCode.REQUIRED, ""))
+        if filled.any() and broken.check != "not_nullable":
+            code, message = _check_reject(broken.check, broken.statistics)
             code = dict(schema.columns[column].metadata or {}).get("reject_code", code)
-            failures.append(Failure(str(column), filled, code, message))
+            failures.append(Failure(column, filled, code, message))
     return failures
 
 
-def _check_statistics(schema: pandera.DataFrameSchema, column: str, name: str) -> dict:
-    for check in schema.columns[column].checks:
-        if check.name == name:
-            return dict(check.statistics or {})
-    return {}
-
-
-def _check_reject(name: str, statistics: dict) -> tuple[str, str]:
+def _check_reject(name: str, statistics: Mapping[str, Any]) -> tuple[str, str]:
     """(code, sentence) for a failed column check, with its bound or choices in the sentence."""
     if name in COLUMN_CHECK_REJECTS:
         reject = COLUMN_CHECK_REJECTS[name]
@@ -230,12 +271,6 @@ def _check_reject(name: str, statistics: dict) -> tuple[str, str]:
     if name == "str_length":
         return RejectCode.TOO_LONG, f"must be at most {statistics.get('max_value')} characters"
     return RejectCode.INVALID_FORMAT, f"fails the check {name}"
-
-
-def _rows(typed: pd.DataFrame, positions: pd.Series) -> np.ndarray:
-    mask = np.zeros(len(typed), dtype=bool)
-    mask[positions.astype("int64").unique()] = True
-    return mask
 
 
 def _duplicate_keys(typed: pd.DataFrame, spec: ResourceSpec) -> Failure:
@@ -286,4 +321,11 @@ def _to_rejects(
     return make_rejects(rows, column=label, value=value, code=failure.code, message=message)
 
 
-__all__ = ["ColumnRule", "Failure", "ValidationResult", "validate_batch"]
+__all__ = [
+    "BrokenRule",
+    "ColumnRule",
+    "Failure",
+    "ValidationResult",
+    "broken_rules",
+    "validate_batch",
+]
