@@ -7,6 +7,7 @@ import compileall
 import gc
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,10 +23,10 @@ SERVE_FLAGS = ("--allow-private-webhooks", "--test-routes")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Write our own modules' bytecode once, before the workers start: the environment sets
-    PYTHONDONTWRITEBYTECODE, so every sandbox, CLI and worker process would compile them
-    again (the installed packages are compiled at install, see ``[tool.uv]``)."""
+    """Write our own modules' bytecode once, before the workers start, and let every process
+    of the suite write that of the packages it imports (``_write_bytecode``)."""
     if not hasattr(config, "workerinput"):
+        _write_bytecode()
         compileall.compile_dir(Path(__file__).parents[1] / "src", quiet=1)
         _rewrite_test_modules_once(config)
         _refuse_groups_that_would_spread(config)
@@ -35,6 +36,17 @@ def pytest_configure(config: pytest.Config) -> None:
         # one). Every warehouse the tests open takes it, in-process or in the processes they
         # start.
         os.environ.setdefault("EMISSIONS_WAREHOUSE_THREADS", "1")
+
+
+def _write_bytecode() -> None:
+    """The environment sets PYTHONDONTWRITEBYTECODE: every process the suite starts (workers,
+    sandboxes, the command line, Prefect's servers, workers and flow runs) would compile each
+    module it imports from source again, every time. The installed packages are not compiled
+    at install (``[tool.uv]``: all of them, 169 MB of source, cost 29 s of CPU, and the suite
+    imports about a third of it), so the suite's processes write a module's bytecode the first
+    time one of them imports it, and read it from then on, as Python does by default."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
 
 
 #: Session servers only some tests use, by the fixture that starts one: a worker starts one the
@@ -124,8 +136,8 @@ def _trust_one_root_for_plain_http_clients() -> None:
 
 def _rewrite_test_modules_once(config: pytest.Config) -> None:
     """Write pytest's assertion-rewritten bytecode of each test module and conftest before the
-    workers start: under PYTHONDONTWRITEBYTECODE pytest reads that cache but never writes it,
-    so each worker rewrote all of them again when it collected (2.5-3 s of CPU per worker)."""
+    workers start: the workers collect at the same time, and each would rewrite all of them
+    (2.5-3 s of CPU per worker; under PYTHONDONTWRITEBYTECODE, whatever the others wrote)."""
     from _pytest.assertion import rewrite
 
     state = config.stash.get(rewrite.assertstate_key, None)
