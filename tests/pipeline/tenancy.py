@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import csv
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,13 +69,30 @@ def new_tenant(sandbox, tmp_path: Path) -> Tenant:  # type: ignore[no-untyped-de
         api_key=org.api_key,
         base_url=sandbox.base_url,
         ca_file=sandbox.ca_file,
-        warehouse=Warehouse(tmp_path / "warehouse.duckdb"),
+        warehouse=Warehouse(empty_warehouse(tmp_path / "warehouse.duckdb")),
         workdir=tmp_path,
     )
     with tenant.client() as client:
         for name in FACILITIES:
             client.create_facility(name=name, type="warehouse", country="ES")
     return tenant
+
+
+#: An empty warehouse (its tables, views and inventory, nothing loaded), written once per process
+#: by the writer as a new file's first load writes it: each tenant's is a copy (the schema took
+#: 28 ms of CPU of a new file's 50 to open and close; a copy takes 1).
+_EMPTY_IN = Path(tempfile.mkdtemp(prefix="emissions-etl-empty-warehouse-"))
+atexit.register(shutil.rmtree, _EMPTY_IN, ignore_errors=True)
+
+
+def empty_warehouse(path: Path) -> Path:
+    """``path``, a copy of the process's empty warehouse."""
+    template = _EMPTY_IN / "warehouse.duckdb"
+    if not template.exists():
+        with Warehouse(template).writer():
+            pass
+    shutil.copyfile(template, path)
+    return path
 
 
 def write_wastes_csv(path: Path, rows: list[tuple[object, ...]]) -> Path:
