@@ -80,7 +80,7 @@ def new_tenant(sandbox, tmp_path: Path) -> Tenant:  # type: ignore[no-untyped-de
 
 #: An empty warehouse (its tables, views and inventory, nothing loaded), written once per process
 #: by the writer as a new file's first load writes it: each tenant's is a copy (the schema took
-#: 28 ms of CPU of a new file's 50 to open and close; a copy takes 1).
+#: 28 ms of CPU of the 50 a new file took to open and close; a copy takes 0.5).
 _EMPTY_IN = Path(tempfile.mkdtemp(prefix="emissions-etl-empty-warehouse-"))
 atexit.register(shutil.rmtree, _EMPTY_IN, ignore_errors=True)
 
