@@ -184,7 +184,7 @@ def broken_rules(schema: pandera.DataFrameSchema, frame: pd.DataFrame) -> list[B
         found = [(check.name, _failing_rows(check, values), check) for check in component.checks]
         if not component.nullable:
             found.append(("not_nullable", values.isna().to_numpy(dtype=bool), None))
-        for name, rows, check in sorted(found, key=lambda found: found[0]):
+        for name, rows, check in sorted(found, key=lambda rule: rule[0]):
             if rows.any():
                 statistics = dict(check.statistics or {}) if check is not None else {}
                 broken.append(BrokenRule(str(column), name, rows, statistics))
