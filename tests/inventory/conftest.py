@@ -11,11 +11,8 @@ business travel of 10 has no date.
 
 from __future__ import annotations
 
-import atexit
 import datetime as dt
 import json
-import shutil
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +22,7 @@ import pytest
 
 from emissions_etl.resources import RESOURCES
 from emissions_etl.warehouse import Warehouse, WarehouseTarget, WarehouseWriter
+from tests.built_warehouses import copy_of_built
 
 #: (resource, remote id, activity date, facility id, co2e kg, status, the record's fields)
 RECORDS: list[tuple[str, str, dt.date | None, str | None, float | None, str, dict[str, Any]]] = [
@@ -129,26 +127,17 @@ def _reject(writer: WarehouseWriter, resource: str, file: str, *, rows: list[int
     writer.runs.finish_run(run_id, outcome="partial", counts={"rows_rejected": len(rows)})
 
 
-#: Each warehouse above, written once per process through the writer (0.4-0.5 s of CPU, some
-#: eighty tests ask for one): a DuckDB file is a copy of it. A lake is written where it is.
-_BUILT: dict[tuple[str, str | None], Path] = {}
-_BUILT_IN = Path(tempfile.mkdtemp(prefix="inventory-warehouses-"))
-atexit.register(shutil.rmtree, _BUILT_IN, ignore_errors=True)
-
-
 def _copy_of_built(
     build: Callable[[Path | str, str | None], Warehouse],
     path: Path | str,
     organization_id: str | None,
 ) -> Warehouse:
+    """A DuckDB file is a copy of the one ``build`` wrote once per process (0.4-0.5 s of CPU,
+    some eighty tests ask for one); a lake is written where it is."""
     if WarehouseTarget(str(path)).is_lake:
         return build(path, organization_id)
-    key = (build.__name__, organization_id)
-    if key not in _BUILT:
-        built = _BUILT_IN / f"{build.__name__}-{organization_id}.duckdb"
-        build(built, organization_id)
-        _BUILT[key] = built
-    shutil.copyfile(_BUILT[key], path)
+    name = f"{build.__name__}-{organization_id}"
+    copy_of_built(name, lambda built: build(built, organization_id), path)
     return Warehouse(path, organization_id=organization_id)
 
 

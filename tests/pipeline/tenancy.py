@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import atexit
 import csv
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,6 +11,7 @@ import pytest
 
 from emissions_etl.client import ApiKeyAuth, EmissionsClient
 from emissions_etl.warehouse import Warehouse
+from tests.built_warehouses import empty_warehouse
 from tests.sandbox_fixture import create_org
 
 FACILITIES = ("Madrid Warehouse", "Barcelona Plant")
@@ -76,23 +74,6 @@ def new_tenant(sandbox, tmp_path: Path) -> Tenant:  # type: ignore[no-untyped-de
         for name in FACILITIES:
             client.create_facility(name=name, type="warehouse", country="ES")
     return tenant
-
-
-#: An empty warehouse (its tables, views and inventory, nothing loaded), written once per process
-#: by the writer as a new file's first load writes it: each tenant's is a copy (the schema took
-#: 28 ms of CPU of the 50 a new file took to open and close; a copy takes 0.5).
-_EMPTY_IN = Path(tempfile.mkdtemp(prefix="emissions-etl-empty-warehouse-"))
-atexit.register(shutil.rmtree, _EMPTY_IN, ignore_errors=True)
-
-
-def empty_warehouse(path: Path) -> Path:
-    """``path``, a copy of the process's empty warehouse."""
-    template = _EMPTY_IN / "warehouse.duckdb"
-    if not template.exists():
-        with Warehouse(template).writer():
-            pass
-    shutil.copyfile(template, path)
-    return path
 
 
 def write_wastes_csv(path: Path, rows: list[tuple[object, ...]]) -> Path:

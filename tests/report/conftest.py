@@ -18,6 +18,8 @@ import pytest
 
 from emissions_etl.resources import RESOURCES
 from emissions_etl.warehouse import Warehouse, WarehouseWriter
+from tests import built_warehouses
+from tests.built_warehouses import copy_of_built
 
 #: A file name a person could really give, with every character HTML cares about.
 AWKWARD_FILE = "inbox/fleet <Q1> & \"fuel\" 'v2'.xlsx"
@@ -248,16 +250,18 @@ def _rejects_frame(run: Run) -> pd.DataFrame:
 def sample_warehouse(tmp_path: Path) -> Warehouse:
     """Four activity resources over six months, a vehicle (aggregate), four facilities, ten
     runs with every outcome but ``running``, seven open rejects."""
-    return land_runs(Warehouse(tmp_path / "warehouse.duckdb"), SAMPLE_RUNS)
+    path = copy_of_built("report-sample", _write_sample, tmp_path / "warehouse.duckdb")
+    return Warehouse(path)
+
+
+def _write_sample(path: Path) -> None:
+    land_runs(Warehouse(path), SAMPLE_RUNS)
 
 
 @pytest.fixture
 def empty_warehouse(tmp_path: Path) -> Warehouse:
     """A warehouse whose schema exists but into which nothing was loaded."""
-    warehouse = Warehouse(tmp_path / "empty.duckdb")
-    with warehouse.writer():
-        pass
-    return warehouse
+    return Warehouse(built_warehouses.empty_warehouse(tmp_path / "empty.duckdb"))
 
 
 # -- reading the page back ---------------------------------------------------------------------
