@@ -19,7 +19,6 @@ import pytest
 from emissions_etl.resources import RESOURCES
 from emissions_etl.warehouse import Warehouse, WarehouseWriter
 from tests import built_warehouses
-from tests.built_warehouses import copy_of_built
 
 #: A file name a person could really give, with every character HTML cares about.
 AWKWARD_FILE = "inbox/fleet <Q1> & \"fuel\" 'v2'.xlsx"
@@ -250,8 +249,8 @@ def _rejects_frame(run: Run) -> pd.DataFrame:
 def sample_warehouse(tmp_path: Path) -> Warehouse:
     """Four activity resources over six months, a vehicle (aggregate), four facilities, ten
     runs with every outcome but ``running``, seven open rejects."""
-    path = copy_of_built("report-sample", _write_sample, tmp_path / "warehouse.duckdb")
-    return Warehouse(path)
+    path = tmp_path / "warehouse.duckdb"
+    return Warehouse(built_warehouses.copy_of_built("report-sample", _write_sample, path))
 
 
 def _write_sample(path: Path) -> None:
