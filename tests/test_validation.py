@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +11,7 @@ import pandera.pandas as pandera
 import pytest
 
 from emissions_etl.domain.rejects import REJECT_COLUMNS
+from emissions_etl.domain.row_keys import ContentKeys, content_key, hex_digests
 from emissions_etl.errors import UnsupportedSourceError
 from emissions_etl.loading.cell_kinds import column_rules, parse_column
 from emissions_etl.loading.validation import ValidationResult, broken_rules, validate_batch
@@ -231,6 +233,40 @@ def test_a_default_key_longer_than_255_characters_is_hashed(tmp_path: Path) -> N
     assert ids.str.startswith("sha256:").all()
     assert ids.str.len().max() <= 255
     assert ids.nunique() == 2
+
+
+@pytest.mark.parametrize("source", ["inbox/w.xlsx", "é#ü.xlsx", "w" * 240 + ".xlsx"])
+def test_content_keys_numbered_in_bulk_are_the_nth_row_of_each_content_in_the_file(
+    source: str,
+) -> None:
+    """``ContentKeys`` numbers a batch at once; the key is still defined row by row: the n-th
+    row of a content, counting the file's earlier batches (the reference below)."""
+    rng = np.random.default_rng(7)
+    contents = rng.integers(0, 2**64, size=60, dtype=np.uint64)
+    bulk, seen = ContentKeys(source), Counter[str]()
+    in_batch = in_earlier_batch = hashed = 0
+    for _ in range(40):
+        digests = contents[rng.integers(0, min(5 + len(seen), 60), size=int(rng.integers(1, 40)))]
+        given = rng.random(len(digests)) < 0.2  # rows with a key of their own keep it
+        keys = pd.Series([f"own-{n}" if g else None for n, g in enumerate(given)], dtype="str")
+        before, expected = Counter(seen), []
+        for own, digest in zip(keys, hex_digests(digests, keys.index), strict=True):
+            if isinstance(own, str):
+                expected.append(own)
+                continue
+            in_earlier_batch += before[digest] > 0
+            in_batch += seen[digest] > before[digest]
+            seen[digest] += 1
+            expected.append(content_key(source, digest, seen[digest]))
+        filled = bulk.fill(keys, digests)
+        assert filled.tolist() == expected
+        assert filled.dtype == keys.dtype
+        hashed += sum(key.startswith("sha256:") for key in expected)
+    # Contents met again in the same batch and in earlier ones; new ones too (5 + len(seen)).
+    assert in_batch > 50
+    assert in_earlier_batch > 200
+    assert len(seen) > 30
+    assert hashed > 0 if len(source) > 230 else hashed == 0
 
 
 #: Cells people write, good and bad for one column or another: each column of each resource

@@ -15,7 +15,6 @@ changed since it was sent. Both are computed vectorised, in C, for whole batches
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -84,33 +83,75 @@ class ContentKeys:
     the n-th row of a content in ``source`` is ``<source>#<hash>#<n>``.
 
     One instance per load of a file (its batches share the count), so a version of the file
-    with rows inserted above, or in another order, gives every old row its old key.
+    with rows inserted above, or in another order, gives every old row its old key. The count
+    is kept by digest, in sorted arrays, and a batch is numbered in bulk (1,000,000 keyless
+    rows: 0.25 s; a row at a time, as the key is defined, 1.3 s).
     """
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self._seen: Counter[str] = Counter()
+        self._digests = np.empty(0, dtype="uint64")  # sorted: each content seen so far
+        self._counts = np.empty(0, dtype="int64")  # its rows so far
 
-    def fill(self, keys: pd.Series, hashes: pd.Series) -> pd.Series:
-        """``keys`` with the missing ones made from ``hashes`` (same index)."""
+    def fill(self, keys: pd.Series, digests: np.ndarray) -> pd.Series:
+        """``keys`` (text) with the missing ones made from the rows' ``digests``
+        (``row_digests``, in the order of ``keys``)."""
         lacking = keys.isna().to_numpy()
         if not lacking.any():
             return keys
-        numbered = []
-        for digest in hashes[lacking].astype(str).tolist():
-            self._seen[digest] += 1
-            numbered.append(content_key(self.source, digest, self._seen[digest]))
-        keys = keys.copy()
-        keys[lacking] = numbered
-        return keys
+        made = _content_keys(self.source, digests[lacking], self._numbered(digests[lacking]))
+        if not lacking.all():
+            given = pa.array(keys, type=pa.string(), from_pandas=True)
+            made = pc.replace_with_mask(given, pa.array(lacking), made)
+        return made.to_pandas(types_mapper=_TEXT.get).set_axis(keys.index)
+
+    def _numbered(self, digests: np.ndarray) -> np.ndarray:
+        """Each row's n (from 1): the rows of its content before it, in this batch and in the
+        batches before, plus one."""
+        order = np.argsort(digests, kind="stable")  # a content's rows together, in file order
+        ordered = digests[order]
+        starts = np.ones(len(ordered), dtype=bool)
+        starts[1:] = ordered[1:] != ordered[:-1]
+        first = np.flatnonzero(starts)  # where each content's rows start in ``ordered``
+        content = np.cumsum(starts) - 1  # each ordered row's content
+        contents = ordered[first]
+        rows = np.diff(first, append=len(ordered))
+        at = np.searchsorted(self._digests, contents)
+        seen = at < len(self._digests)
+        seen[seen] = self._digests[at[seen]] == contents[seen]
+        earlier = np.zeros(len(contents), dtype="int64")
+        earlier[seen] = self._counts[at[seen]]
+        self._counts[at[seen]] += rows[seen]
+        if len(self._digests):
+            self._digests = np.insert(self._digests, at[~seen], contents[~seen])
+            self._counts = np.insert(self._counts, at[~seen], rows[~seen])
+        else:  # the file's first batch
+            self._digests, self._counts = contents, rows
+        numbered = np.empty(len(digests), dtype="int64")
+        numbered[order] = earlier[content] + np.arange(len(ordered)) - first[content] + 1
+        return numbered
 
 
 def content_key(source: str, digest: str, nth: int) -> str:
     """``<source>#<digest>#<nth>``, hashed when longer than the service echoes."""
-    key = f"{source}#{digest}#{nth}"
+    return _echoable(f"{source}#{digest}#{nth}")
+
+
+def _echoable(key: str) -> str:
     if len(key) > MAX_KEY_LENGTH:
         return "sha256:" + hashlib.sha256(key.encode()).hexdigest()
     return key
+
+
+def _content_keys(source: str, digests: np.ndarray, nth: np.ndarray) -> pa.Array:
+    """``content_key`` of each row, built by Arrow."""
+    keys = pc.binary_join_element_wise(
+        pa.scalar(source), _hex(digests), pc.cast(pa.array(nth), pa.string()), "#"
+    )
+    too_long = pc.greater(pc.utf8_length(keys), MAX_KEY_LENGTH).to_numpy(zero_copy_only=False)
+    if not too_long.any():
+        return keys
+    return pa.array([_echoable(key) for key in keys.to_pylist()], type=pa.string())
 
 
 def source_of_key(key: str) -> str | None:
@@ -122,13 +163,23 @@ def source_of_key(key: str) -> str | None:
 
 
 def source_hash(frame: pd.DataFrame) -> pd.Series:
-    """A stable 16-hex-digit hash of each row's values, computed in C.
+    """A stable 16-hex-digit hash of each row's values (``row_digests`` in hex)."""
+    return hex_digests(row_digests(frame), frame.index)
+
+
+def hex_digests(digests: np.ndarray, index: pd.Index) -> pd.Series:
+    """``digests`` as 16 hex digits each, on ``index``."""
+    if not len(digests):
+        return pd.Series([], index=index, dtype="str")
+    return _hex(digests).to_pandas().set_axis(index).astype("str")
+
+
+def row_digests(frame: pd.DataFrame) -> np.ndarray:
+    """Each row's 64-bit hash of its values, computed in C.
 
     Text columns are joined per row (Arrow) and hashed once; dates and numbers are hashed as
     they are; the column hashes are combined like ``pd.util.hash_pandas_object`` does.
     """
-    if frame.empty:
-        return pd.Series([], index=frame.index, dtype="str")
     texts = [frame[c] for c in frame.columns if is_text_dtype(frame[c])]
     others = [frame[c] for c in frame.columns if not is_text_dtype(frame[c])]
     hashes = []
@@ -148,10 +199,16 @@ def source_hash(frame: pd.DataFrame) -> pd.Series:
     with np.errstate(over="ignore"):
         for column_hash in hashes:
             combined = combined * np.uint64(1000003) ^ column_hash
-    digits = np.frombuffer(combined.astype(">u8").tobytes(), dtype=np.uint8).reshape(-1, 8)
+    return combined
+
+
+def _hex(digests: np.ndarray) -> pa.Array:
+    """Each digest as 16 hex digits (Arrow text)."""
+    digits = np.frombuffer(digests.astype(">u8").tobytes(), dtype=np.uint8).reshape(-1, 8)
     hex_bytes = pa.array(_HEX_PAIRS[digits].view("S16").ravel(), type=pa.binary(16))
-    hex_text = pc.cast(pc.cast(hex_bytes, pa.binary()), pa.string()).to_pandas()
-    return hex_text.set_axis(frame.index).astype("str")
+    return pc.cast(pc.cast(hex_bytes, pa.binary()), pa.string())
 
 
+#: Arrow text as pandas' default text dtype (``str``), as ``row_keys`` gives keys.
+_TEXT = {pa.string(): pd.api.types.pandas_dtype("str")}
 _HEX_PAIRS = np.array([f"{i:02x}".encode() for i in range(256)], dtype="S2")

@@ -20,7 +20,7 @@ import pandas as pd
 import pandera.pandas as pandera
 
 from emissions_etl.domain.rejects import RejectCode, empty_rejects, make_rejects, sort_rejects
-from emissions_etl.domain.row_keys import ContentKeys, row_keys, source_hash
+from emissions_etl.domain.row_keys import ContentKeys, hex_digests, row_digests, row_keys
 from emissions_etl.errors import UnsupportedSourceError
 from emissions_etl.loading.cell_kinds import ColumnRule, Parsed, column_rules, parse_column
 from emissions_etl.resources import ResourceSpec
@@ -97,10 +97,11 @@ def validate_batch(
             bad |= failure.rows
             rejects.append(_to_rejects(typed, raw, headers, failure))
     valid = typed[~bad].reset_index(drop=True)
-    valid["source_hash"] = source_hash(valid[list(spec.columns)])
+    digests = row_digests(valid[list(spec.columns)])
+    valid["source_hash"] = hex_digests(digests, valid.index)
     if content_keys is None:
         content_keys = ContentKeys(str(batch["_file"].iloc[0]) if len(batch) else "")
-    valid["source_key"] = content_keys.fill(valid["source_key"], valid["source_hash"])
+    valid["source_key"] = content_keys.fill(valid["source_key"], digests)
     valid.attrs["headers"] = headers
     return ValidationResult(valid, sort_rejects(pd.concat(rejects, ignore_index=True)))
 
