@@ -162,13 +162,9 @@ def source_of_key(key: str) -> str | None:
     return None
 
 
-def source_hash(frame: pd.DataFrame) -> pd.Series:
-    """A stable 16-hex-digit hash of each row's values (``row_digests`` in hex)."""
-    return hex_digests(row_digests(frame), frame.index)
-
-
 def hex_digests(digests: np.ndarray, index: pd.Index) -> pd.Series:
-    """``digests`` as 16 hex digits each, on ``index``."""
+    """``digests`` as 16 hex digits each, on ``index``: a row's ``source_hash``, stored in every
+    warehouse (another spelling would make every row look changed)."""
     if not len(digests):
         return pd.Series([], index=index, dtype="str")
     return _hex(digests).to_pandas().set_axis(index).astype("str")
