@@ -25,10 +25,24 @@ def _burst(client: httpx.Client, count: int) -> list[httpx.Response]:
     connection opened before (TLS handshakes of 40 new connections can outlast the window on
     a busy machine, and the burst would then be counted in two)."""
     with ThreadPoolExecutor(count) as pool:
-        warm = list(pool.map(lambda _: client.get(WARM_UP_ROUTE), range(count)))
+        warm = list(pool.map(lambda _: _opened(client), range(count)))
         assert all(response.status_code == 200 for response in warm)
         time.sleep(1 - time.time() % 1 + 0.01)
         return list(pool.map(lambda _: client.post("/_test/rate-limited"), range(count)))
+
+
+def _opened(client: httpx.Client, attempts: int = 3) -> httpx.Response:
+    """A request on a new connection, made again if its TLS handshake is cut: in the fast part
+    on four workers, one of 40 handshakes at once ended in an EOF from the sandbox (once in 12
+    runs of the fast part; not reproduced in 30 bursts of 40 over a machine kept busy by four
+    processes). Only the warm-up is made again: the burst counts every request it makes."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return client.get(WARM_UP_ROUTE)
+        except httpx.ConnectError:
+            if attempt == attempts:
+                raise
+    raise AssertionError("unreachable")  # the loop returns or raises
 
 
 def test_rate_limited_responses_carry_the_rate_limit_headers(sandbox: SandboxServer) -> None:
