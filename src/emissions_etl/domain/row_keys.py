@@ -122,11 +122,8 @@ class ContentKeys:
         earlier = np.zeros(len(contents), dtype="int64")
         earlier[seen] = self._counts[at[seen]]
         self._counts[at[seen]] += rows[seen]
-        if len(self._digests):
-            self._digests = np.insert(self._digests, at[~seen], contents[~seen])
-            self._counts = np.insert(self._counts, at[~seen], rows[~seen])
-        else:  # the file's first batch
-            self._digests, self._counts = contents, rows
+        self._digests = np.insert(self._digests, at[~seen], contents[~seen])
+        self._counts = np.insert(self._counts, at[~seen], rows[~seen])
         numbered = np.empty(len(digests), dtype="int64")
         numbered[order] = earlier[content] + np.arange(len(ordered)) - first[content] + 1
         return numbered
@@ -165,9 +162,7 @@ def source_of_key(key: str) -> str | None:
 def hex_digests(digests: np.ndarray, index: pd.Index) -> pd.Series:
     """``digests`` as 16 hex digits each, on ``index``: a row's ``source_hash``, stored in every
     warehouse (another spelling would make every row look changed)."""
-    if not len(digests):
-        return pd.Series([], index=index, dtype="str")
-    return _hex(digests).to_pandas().set_axis(index).astype("str")
+    return _hex(digests).to_pandas(types_mapper=_TEXT.get).set_axis(index)
 
 
 def row_digests(frame: pd.DataFrame) -> np.ndarray:
