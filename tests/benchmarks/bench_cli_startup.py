@@ -17,6 +17,10 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.benchmarks.results import write_results  # noqa: E402
+
 CLI = str(Path(sys.executable).with_name("emissions-etl"))
 TARGET_SECONDS = 1.0
 
@@ -47,6 +51,12 @@ def main() -> None:
         f"(min {min(walls):.3f} s, max {max(walls):.3f} s; cpu {cpu:.3f} s; "
         f"target < {TARGET_SECONDS:.0f} s)"
     )
+    write_results(
+        "bench_cli_startup",
+        {"median_s": round(median, 3), "min_s": round(min(walls), 3),
+         "max_s": round(max(walls), 3), "cpu_s": round(cpu, 3), "target_s": TARGET_SECONDS},
+        parameters={"command": f"emissions-etl {' '.join(command)}", "runs": options.runs},
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from emissions_etl.resources import resource_spec  # noqa: E402
 from emissions_etl.sources import read_source, source_format  # noqa: E402
 from emissions_etl.sources.workbook_reader import _inspected  # noqa: E402
+from tests.benchmarks.results import write_results  # noqa: E402
 from tests.builders import write_xlsx  # noqa: E402
 from tests.format_builders import (  # noqa: E402
     REGISTER_HEADER,
@@ -43,6 +44,7 @@ def main() -> None:
         "ods": lambda p: write_ods(p, {"S": rows}),
         "html": lambda p: write_html(p, rows),
     }
+    figures: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory() as folder:
         for kind, write in writers.items():
             path = Path(folder) / f"register.{kind}"
@@ -59,6 +61,10 @@ def main() -> None:
             total = time.perf_counter() - started
             print(f"{kind:5} {path.stat().st_size / 1e6:6.1f} MB  {read:,} rows  "
                   f"checks {checks:5.2f} s  read (checks included) {total:5.2f} s")
+            figures.append({"format": kind, "mb": round(path.stat().st_size / 1e6, 1),
+                            "rows": read, "checks_s": round(checks, 2),
+                            "read_s": round(total, 2)})  # fmt: skip
+    write_results("bench_formats", {"formats": figures}, parameters={"rows": args.rows})
 
 
 if __name__ == "__main__":

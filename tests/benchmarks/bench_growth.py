@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.benchmarks.bench_pipeline import make_frame
+from tests.benchmarks.results import write_results
 from tests.postgres_server import PostgresServer, postgres_bin, running_postgres
 
 CLI = str(Path(sys.executable).with_name("emissions-etl"))
@@ -200,22 +201,20 @@ def time_readers(target: Target) -> list[dict]:
     return lines
 
 
-def print_targets(target: Target) -> None:
+def target_line(target: Target) -> str:
     """The last night that landed against the first: the issue's flat-cost targets."""
     landed = [night for night in target.nights if night["exit"] == 0]
     if len(landed) < 2 or landed[0]["night"] != 1:
-        print(f"{target.kind}: fewer than two nights landed (first night included): no ratio")
-        return
+        return f"{target.kind}: fewer than two nights landed (first night included): no ratio"
     first, last = landed[0], landed[-1]
     cpu = last["loader_cpu_s"] / max(first["loader_cpu_s"], 0.1)
     peak = last["peak_mb"] / max(first["peak_mb"], 1)
-    print(
+    return (
         f"{target.kind}: night {last['night']} into {last['records_before']:,} records against "
         f"night 1 into none: loader CPU {cpu:.2f}x "
         f"({'met' if cpu <= MAX_CPU_RATIO else 'NOT MET'}: <= {MAX_CPU_RATIO}x), "
         f"peak {peak:.2f}x ({'met' if peak <= MAX_PEAK_RATIO else 'NOT MET'}: "
-        f"<= {MAX_PEAK_RATIO}x)",
-        flush=True,
+        f"<= {MAX_PEAK_RATIO}x)"
     )
 
 
@@ -249,6 +248,8 @@ def main() -> None:
     args = parser.parse_args()
     workdir = args.workdir / time.strftime("%Y%m%d-%H%M%S")
     workdir.mkdir(parents=True)
+    readers: list[dict] = []
+    verdicts: list[str] = []
     with targets(args.warehouses, workdir) as made:
         for night in range(1, args.nights + 1):
             path = night_file(workdir, night, args.rows)
@@ -259,8 +260,17 @@ def main() -> None:
             if args.report:
                 for line in time_readers(target):
                     print("  ".join(f"{k}={v}" for k, v in line.items()), flush=True)
-            print_targets(target)
+                    readers.append(line)
+            verdicts.append(target_line(target))
+            print(verdicts[-1], flush=True)
             print_chart(target)
+        nights = [night for target in made for night in target.nights]
+    write_results(
+        "bench_growth",
+        {"nights": nights, "readers": readers, "targets": verdicts},
+        parameters={"nights": args.nights, "rows": args.rows, "warehouses": args.warehouses,
+                    "maintain": args.maintain, "report": args.report},
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from tests.benchmarks.bench_pipeline import _run_one, make_frame
+from tests.benchmarks.results import write_results
 from tests.postgres_server import running_postgres
 from tests.sandbox_fixture import create_org, provisioned_sandbox
 
@@ -96,6 +97,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=20_000, help="rows per concurrent load")
     parser.add_argument("--wastes", type=int, default=200_000, help="rows of the whole load")
     args = parser.parse_args()
+    lines: dict[str, list] = {"concurrent": [], "wastes": [], "report": []}
     with tempfile.TemporaryDirectory(prefix="bench-lake-") as tmp, running_postgres() as pg:
         workdir = Path(tmp)
         with provisioned_sandbox(workdir) as sandbox:
@@ -103,19 +105,26 @@ def main() -> None:
                 conninfo = pg.create_database(f"concurrent{loads}")
                 figures = concurrent_loads(workdir, sandbox, conninfo, loads, args.rows)
                 print("  ".join(f"{k}={v}" for k, v in figures.items()), flush=True)
+                lines["concurrent"].append(figures)
         lake = pg.create_database("wastes")
         runs = {"file": _run_one(workdir, args.wastes, "csv"),
                 "lake": _run_one(workdir, args.wastes, "csv", lake)}  # fmt: skip
         for name, figures in runs.items():
             shown = "  ".join(f"{k}={v}" for k, v in (figures or {}).items())
             print(f"line=wastes warehouse={name}  {shown}", flush=True)
+            lines["wastes"].append({"warehouse": name, **(figures or {"failed": True})})
         if runs["file"] and runs["lake"]:
             ratio = runs["lake"]["load_total_s"] / runs["file"]["load_total_s"]
-            print(f"lake/file time: {ratio:.2f}x ({'met' if ratio <= 1.5 else 'NOT MET'}: <= 1.5x)")
+            met = "met" if ratio <= 1.5 else "NOT MET"
+            verdict = f"lake/file time: {ratio:.2f}x ({met}: <= 1.5x)"
+            print(verdict)
+            lines["targets"] = [verdict]
         lake_data = workdir / f"run_csv_{args.wastes}_lake" / "lake-data"
         file = workdir / f"run_csv_{args.wastes}" / "w.duckdb"
         for figures in report_queries(workdir, lake, lake_data, file):
             print("  ".join(f"{k}={v}" for k, v in figures.items()), flush=True)
+            lines["report"].append(figures)
+    write_results("bench_lake", lines, parameters={"rows": args.rows, "wastes": args.wastes})
 
 
 if __name__ == "__main__":

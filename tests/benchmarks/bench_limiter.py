@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from emissions_etl.client import DEFAULT_OCCUPY, prefect_limits
+from tests.benchmarks.results import write_results
 from tests.limits_driver import (
     POLICIES,
     RATE,
@@ -43,6 +44,8 @@ HOLD = 0.3
 LINES = ("rate", "rate-shared", "slots", "slots-shared")  # and, on demand:
 # -prefect: through a Prefect server
 MORE_LINES = ("rate-unshared", "rate-prefect-one", "rate-prefect", "slots-prefect")
+#: Each line's figures as printed, for write_results.
+FOUND: list[dict[str, Any]] = []
 
 
 def rate_line(label: str, rows: list[list[Any]], start: float, deadline: float) -> None:
@@ -56,13 +59,18 @@ def rate_line(label: str, rows: list[list[Any]], start: float, deadline: float) 
     inside = [per_window.get(w, 0) for w in range(math.ceil(start) + 1, math.floor(deadline) + 1)]
     split = "/".join(str(n) for _, n in sorted(Counter(row[4] for row in ok).items()))
     rate = len(ok) / (deadline - start)
+    whole = sum(inside) / (RATE * len(inside))
+    answers_429 = sum(1 for row in rows if row[2] == 429)
     print(
         f"{label}: {rate:.1f} req/s = {rate / RATE:.3f} of 30/s, "
-        f"{sum(inside) / (RATE * len(inside)):.3f} in the {len(inside)} whole windows "
+        f"{whole:.3f} in the {len(inside)} whole windows "
         f"({len(ok)} ok, per process {split}; {len(ok) / (RATE * overlapped):.3f} of the "
-        f"{overlapped} windows overlapped), 429s: {sum(1 for row in rows if row[2] == 429)}; "
+        f"{overlapped} windows overlapped), 429s: {answers_429}; "
         f"whole windows: {' '.join(map(str, inside))}"
     )
+    FOUND.append({"line": label, "requests_per_s": round(rate, 1),
+                  "share_of_rate": round(rate / RATE, 3), "share_in_whole_windows": round(whole, 3),
+                  "per_process": split, "answers_429": answers_429})  # fmt: skip
 
 
 def slot_line(label: str, rows: list[list[Any]], start: float, deadline: float) -> None:
@@ -83,12 +91,17 @@ def slot_line(label: str, rows: list[list[Any]], start: float, deadline: float) 
         in_flight += step
         busiest = max(busiest, in_flight)
     ok = sum(1 for row in rows if 200 <= row[2] < 300)
+    mean = sum(per_second) / (deadline - start) / SLOTS
+    answers_429 = sum(1 for row in rows if row[2] == 429)
     print(
         f"{label}: max in flight {busiest} (cap {SLOTS}), mean in flight "
-        f"{sum(per_second) / (deadline - start) / SLOTS:.3f} of the cap, {ok} ok, "
-        f"429s: {sum(1 for row in rows if row[2] == 429)}; each second: "
+        f"{mean:.3f} of the cap, {ok} ok, "
+        f"429s: {answers_429}; each second: "
         f"{' '.join(f'{share / SLOTS:.2f}' for share in per_second)}"
     )
+    FOUND.append({"line": label, "max_in_flight": busiest, "cap": SLOTS,
+                  "mean_share_of_cap": round(mean, 3), "ok": ok,
+                  "answers_429": answers_429})  # fmt: skip
 
 
 def main(lines: Sequence[str]) -> None:
@@ -197,4 +210,11 @@ async def _create_limits() -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or LINES)
+    chosen = sys.argv[1:] or LINES
+    main(chosen)
+    write_results(
+        "bench_limiter",
+        {"lines": FOUND},
+        parameters={"lines": list(chosen), "seconds": SECONDS, "rate_threads": RATE_THREADS,
+                    "slot_threads": SLOT_THREADS, "hold_s": HOLD},
+    )  # fmt: skip

@@ -27,6 +27,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.benchmarks.results import write_results  # noqa: E402
+
 FACILITIES = ["Madrid Warehouse", "Barcelona Plant", "Valencia Office", "Sevilla Logistics Hub"]
 CODES = [("20 01 01", "R3"), ("15 01 02", "R3"), ("20 03 01", "D1"), ("17 02 01", "R1")]
 
@@ -151,6 +155,8 @@ def main() -> None:
     if args.one:
         print(json.dumps(measure_one(args.workdir, args.rows[0], args.formats[0], args.lake)))
         return
+    runs: list[dict] = []
+    targets: list[str] = []
     for fmt in args.formats:
         best: dict[int, dict] = {}
         for rows in args.rows:
@@ -160,10 +166,18 @@ def main() -> None:
                 if figures is None:
                     continue
                 print("  ".join(f"{k}={v}" for k, v in figures.items()), flush=True)
+                runs.append(figures)
                 if rows not in best or figures["load_total_s"] < best[rows]["load_total_s"]:
                     best[rows] = figures
         if fmt == "csv":
-            _print_targets(best)
+            targets = _targets(best)
+            for line in targets:
+                print(line)
+    write_results(
+        "bench_pipeline",
+        {"runs": runs, "targets": targets},
+        parameters={"rows": args.rows, "formats": args.formats, "repeat": args.repeat},
+    )
 
 
 def _run_one(workdir: Path, rows: int, fmt: str, lake: str | None = None) -> dict | None:
@@ -182,21 +196,21 @@ def _run_one(workdir: Path, rows: int, fmt: str, lake: str | None = None) -> dic
     return figures
 
 
-def _print_targets(best: dict[int, dict]) -> None:
-    """The issue's targets against the fastest run of each size."""
+def _targets(best: dict[int, dict]) -> list[str]:
+    """The issue's targets against the fastest run of each size, a line each."""
     base = best.get(BASE_ROWS)
     if base is None:
-        return
+        return []
     seconds, peak = base["load_total_s"], base["peak_rss_mb"]
-    print(
+    lines = [
         f"{BASE_ROWS:,} rows: {seconds} s "
         f"({_verdict(seconds < BASE_SECONDS)} < {BASE_SECONDS:g} s), "
         f"peak {peak} MB ({_verdict(peak < BASE_PEAK_MB)} < {BASE_PEAK_MB} MB)"
-    )
+    ]
     big = best.get(BIG_ROWS)
     if big is not None:
         ratio = big["load_total_s"] / seconds
-        print(
+        lines.append(
             f"{BIG_ROWS:,} rows: {big['load_total_s']} s = {ratio:.2f}x "
             f"({_verdict(ratio <= BIG_TIME_RATIO)} <= {BIG_TIME_RATIO}x), "
             f"peak {big['peak_rss_mb']} MB ({_verdict(big['peak_rss_mb'] < BIG_PEAK_MB)} "
@@ -204,15 +218,16 @@ def _print_targets(best: dict[int, dict]) -> None:
         )
     double = best.get(2 * BASE_ROWS)
     if double is None:
-        return
+        return lines
     time_ratio = double["load_total_s"] / seconds
     memory_ratio = double["peak_rss_mb"] / peak
-    print(
+    lines.append(
         f"{2 * BASE_ROWS:,} rows: {double['load_total_s']} s = {time_ratio:.2f}x "
         f"({_verdict(time_ratio < MAX_TIME_RATIO)} < {MAX_TIME_RATIO}x), "
         f"peak {double['peak_rss_mb']} MB = {memory_ratio:.2f}x "
         f"({_verdict(memory_ratio < MAX_MEMORY_RATIO)} < {MAX_MEMORY_RATIO}x)"
     )
+    return lines
 
 
 def _verdict(met: bool) -> str:

@@ -22,6 +22,7 @@ from emissions_etl.profiles.catalog import profile_named
 from emissions_etl.profiles.inputs import ProfileInputs
 from emissions_etl.resources import resource_spec
 from emissions_etl.sources import read_source
+from tests.benchmarks.results import write_results
 
 GROUPS = {"ZIT01": "334111", "ZBUE01": "339940", "ZBER01": "541611", "ZFRA01": "484121",
           "ZTEL01": "517311", "ZREI01": "561720"}  # fmt: skip
@@ -99,6 +100,16 @@ def main() -> None:
     print(f"of which the profile's mapping: {mapping:6.2f} s "
           f"({mapping / profile_seconds:.0%} of the profile run)")  # fmt: skip
     print(f"profile overhead: {profile_seconds / direct_seconds - 1:+.0%}")
+    write_results(
+        "bench_profiles",
+        {"own_columns_s": round(direct_seconds, 2),
+         "own_columns_rows_per_s": round(args.rows / direct_seconds),
+         "profile_s": round(profile_seconds, 2),
+         "profile_rows_per_s": round(args.rows / profile_seconds),
+         "profile_mapping_s": round(mapping, 2),
+         "profile_overhead": round(profile_seconds / direct_seconds - 1, 3)},
+        parameters={"rows": args.rows, "profile": "sap_purchases"},
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ from emissions_etl.connection import resource_limits
 from emissions_etl.loading.pipeline import LoadOptions, load_file
 from emissions_etl.resources import RESOURCES
 from emissions_etl.warehouse import Warehouse
+from tests.benchmarks.results import write_results
 from tests.sandbox_fixture import SandboxServer, provisioned_sandbox
 
 _ID = re.compile(r"/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -192,6 +193,7 @@ def main() -> None:
     parser.add_argument("--travels", type=int, default=20_000)
     parser.add_argument("--requests", type=int, default=60_000)
     args = parser.parse_args()
+    loads: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory(prefix="bench-resources-") as tmp:
         workdir = Path(tmp)
         with provisioned_sandbox(workdir) as sandbox:
@@ -216,6 +218,12 @@ def main() -> None:
                         sandbox, counter, resource, path, rows, workdir / f"{resource}-{warehouse}"
                     )
                     print("  ".join(f"{k}={v}" for k, v in figures.items()), flush=True)
+                    loads.append(figures)
+    write_results(
+        "bench_resources",
+        {"loads": loads},
+        parameters={"travels": args.travels, "requests": args.requests},
+    )
 
 
 if __name__ == "__main__":

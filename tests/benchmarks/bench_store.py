@@ -28,6 +28,7 @@ from typing import Any
 
 from tests.benchmarks.bench_lake import _facilities
 from tests.benchmarks.bench_pipeline import make_frame
+from tests.benchmarks.results import write_results
 from tests.postgres_server import running_postgres
 from tests.s3_server import S3Server, running_s3
 from tests.sandbox_fixture import create_org, provisioned_sandbox
@@ -139,23 +140,33 @@ def main() -> None:
     parser.add_argument("--load-rows", type=int, default=20_000, help="rows of each load")
     parser.add_argument("--repeat", type=int, default=2)
     args = parser.parse_args()
+    found: dict[str, list[dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-store-") as folder, running_s3() as s3:
         workdir = Path(folder)
         s3.create_bucket(BUCKET)
         if "read" in args.lines:
-            show(read_line(workdir, s3, args.rows, args.repeat))
+            found["read"] = show(read_line(workdir, s3, args.rows, args.repeat))
         if {"load", "workers"} & set(args.lines):
             (workdir / "sandbox").mkdir()
             with provisioned_sandbox(workdir / "sandbox") as sandbox:
                 if "load" in args.lines:
-                    show(load_line(workdir, sandbox, s3, args.load_rows, args.repeat))
+                    found["load"] = show(load_line(workdir, sandbox, s3, args.load_rows,
+                                                   args.repeat))  # fmt: skip
                 if "workers" in args.lines:
-                    show(workers_line(workdir, sandbox, s3, args.load_rows))
+                    found["workers"] = show(workers_line(workdir, sandbox, s3, args.load_rows))
+    write_results(
+        "bench_store",
+        found,
+        parameters={"lines": args.lines, "rows": args.rows, "load_rows": args.load_rows,
+                    "repeat": args.repeat},
+    )  # fmt: skip
 
 
-def show(results: list[dict[str, Any]]) -> None:
+def show(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Print each line's figures; the same lines, for write_results."""
     for result in results:
         print("  ".join(f"{key}={value}" for key, value in result.items()), flush=True)
+    return results
 
 
 if __name__ == "__main__":

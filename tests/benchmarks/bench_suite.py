@@ -35,6 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.benchmarks.results import write_results
+
 REPOSITORY = Path(__file__).resolve().parents[2]
 SAMPLE_SECONDS = 0.2
 #: The variable every process of a run inherits, naming the run (``ProcessSampler``).
@@ -229,6 +231,15 @@ def report(runs: Sequence[Run]) -> None:
         print(f"  {cpu:6.1f} s  {' '.join(command.split())[:150]}")
 
 
+def _figures(run: Run) -> dict[str, object]:
+    """One run's line of the results file: its wall, CPU and the CPU of each kind."""
+    return {"run": run.label, "commit": run.rev, "exit": run.exit_code, "passed": run.passed,
+            "pytest_s": run.pytest_seconds, "wall_s": round(run.wall, 1),
+            "cpu_s": round(run.cpu, 1),
+            **{f"cpu {kind} (s)": round(cpu, 1)
+               for kind, cpu in sorted(run.kinds.items())}}  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rev", action="append", help="a commit (default: HEAD); two: A B B A")
@@ -254,6 +265,12 @@ def main() -> None:
             if not options.keep:
                 shutil.rmtree(workdir / label, ignore_errors=True)
         report(runs)
+        write_results(
+            "bench_suite",
+            {"runs": [_figures(run) for run in runs]},
+            parameters={"revs": revs, "repeat": options.repeat,
+                        "ids": str(options.ids) if options.ids else None},
+        )  # fmt: skip
     finally:
         if keep_logs:
             print(f"\n{'clones and logs' if options.keep else 'logs'}: {workdir}")

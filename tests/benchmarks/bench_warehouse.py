@@ -17,7 +17,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from emissions_etl.warehouse import Warehouse
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from emissions_etl.warehouse import Warehouse  # noqa: E402
+from tests.benchmarks.results import write_results  # noqa: E402
 
 
 def frames(rows: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -57,53 +60,47 @@ def frames(rows: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     return source, mapping, remote
 
 
-def timed(label: str, rows: int, action: Callable[[], object]) -> None:
+def timed(label: str, rows: int, action: Callable[[], object]) -> float:
     began = time.perf_counter()
     action()
     seconds = time.perf_counter() - began
     print(f"{label:<42} {seconds:7.2f} s  {rows / seconds:>12,.0f} rows/s")
+    return seconds
 
 
 def main(rows: int) -> None:
     source, mapping, remote = frames(rows)
+    figures: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as workdir:
         warehouse = Warehouse(Path(workdir) / "bench.duckdb")
         print(f"{rows:,} rows, duckdb file in a temporary directory")
         with warehouse.writer() as writer:
-            timed(
-                "land_source_rows (new keys)",
-                rows,
-                lambda: writer.runs.land_source_rows("r1", "wastes", source),
-            )
-            timed(
-                "land_source_rows (every key replaced)",
-                rows,
-                lambda: writer.runs.land_source_rows("r2", "wastes", source),
-            )
-            timed(
-                "upsert_mapping (new keys)",
-                rows,
-                lambda: writer.mappings.upsert_mapping("wastes", mapping),
-            )
-            timed(
-                "upsert_mapping (every key replaced)",
-                rows,
-                lambda: writer.mappings.upsert_mapping("wastes", mapping),
-            )
-            timed(
-                "land_remote_records",
-                rows,
-                lambda: writer.records.land_remote_records("wastes", remote),
-            )
-            timed("mapping() read back", rows, lambda: writer.mappings.mapping("wastes"))
-        timed(
-            "query: emissions by month and facility",
+            steps: list[tuple[str, Callable[[], object]]] = [
+                ("land_source_rows (new keys)",
+                 lambda: writer.runs.land_source_rows("r1", "wastes", source)),
+                ("land_source_rows (every key replaced)",
+                 lambda: writer.runs.land_source_rows("r2", "wastes", source)),
+                ("upsert_mapping (new keys)",
+                 lambda: writer.mappings.upsert_mapping("wastes", mapping)),
+                ("upsert_mapping (every key replaced)",
+                 lambda: writer.mappings.upsert_mapping("wastes", mapping)),
+                ("land_remote_records",
+                 lambda: writer.records.land_remote_records("wastes", remote)),
+                ("mapping() read back", lambda: writer.mappings.mapping("wastes")),
+            ]  # fmt: skip
+            for label, action in steps:
+                figures[f"{label} (s)"] = round(timed(label, rows, action), 3)
+        label = "query: emissions by month and facility"
+        seconds = timed(
+            label,
             rows,
             lambda: warehouse.query(
                 "SELECT strftime(activity_date, '%Y-%m') AS month, facility_name, sum(co2e_kg) "
                 "FROM emissions GROUP BY ALL"
             ),
         )
+        figures[f"{label} (s)"] = round(seconds, 3)
+    write_results("bench_warehouse", figures, parameters={"rows": rows})
 
 
 if __name__ == "__main__":

@@ -38,6 +38,8 @@ def write_results(
             "cores": os.cpu_count(),
             "cpu": _cpu_model(),
             "python": platform.python_version(),
+            # the machine's load when the figures were written: other work shares its cores
+            "load_average": [round(load, 2) for load in os.getloadavg()],
         },
         "parameters": dict(parameters or {}),
         "figures": dict(figures),
