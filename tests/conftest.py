@@ -42,8 +42,8 @@ def _write_bytecode() -> None:
     """The environment sets PYTHONDONTWRITEBYTECODE: every process the suite starts (workers,
     sandboxes, the command line, Prefect's servers, workers and flow runs) would compile each
     module it imports from source again, every time. The installed packages are not compiled
-    at install (``[tool.uv]``: all of them, 169 MB of source, cost 29 s of CPU, and the suite
-    imports about a third of it), so the suite's processes write a module's bytecode the first
+    at install (``[tool.uv]``: compiling all of them cost more than the suite's imports, which
+    take a fraction of it), so the suite's processes write a module's bytecode the first
     time one of them imports it, and read it from then on, as Python does by default."""
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sys.dont_write_bytecode = False
@@ -110,18 +110,17 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """What collection built (every module's code, classes and constants, some 400,000 objects)
     lives as long as the worker: frozen out of the cyclic collector, whose full collections
-    otherwise walked it again, 150 ms each (the sandbox does the same once it has started)."""
+    otherwise walked it again at each (the sandbox does the same once it has started)."""
     gc.freeze()
 
 
 def _trust_one_root_for_plain_http_clients() -> None:
     """Every Prefect client, and every httpx client made without ``verify``, loads a bundle of
-    trusted roots even to talk plain HTTP: certifi's 140 roots cost 13 ms of CPU per client,
+    trusted roots even to talk plain HTTP: parsing certifi's whole bundle costs CPU per client,
     and the flow tests and the real server's workers and flow runs make hundreds of clients.
     The tests' only HTTPS server is the sandbox, which every client reaches with its own CA
     file, so the workers and the processes they start (set before they start) trust one root
-    of certifi's: 0.2 ms per client (over a value already set: a system's bundle is as
-    large)."""
+    of certifi's (over a value already set: a system's bundle is as large)."""
     import certifi
 
     bundle = Path(certifi.where()).read_text(encoding="ascii")
@@ -137,7 +136,7 @@ def _trust_one_root_for_plain_http_clients() -> None:
 def _rewrite_test_modules_once(config: pytest.Config) -> None:
     """Write pytest's assertion-rewritten bytecode of each test module and conftest before the
     workers start: the workers collect at the same time, and each would rewrite all of them
-    (2.5-3 s of CPU per worker; under PYTHONDONTWRITEBYTECODE, whatever the others wrote)."""
+    (under PYTHONDONTWRITEBYTECODE, whatever the others wrote)."""
     from _pytest.assertion import rewrite
 
     state = config.stash.get(rewrite.assertstate_key, None)

@@ -33,8 +33,8 @@ def hash_api_key(key: str) -> str:
 def hash_password(password: str, salt: bytes | None = None) -> str:
     """A salted SHA-256 of ``password``. Every password here is made by ``create_user``
     (``token_urlsafe(16)``: 128 random bits), never chosen by a person, so, as for keys, a
-    digest is enough: a slow hash only protects guessable passwords (scrypt cost 40 ms of CPU
-    per user, in every organization a test or a demo makes)."""
+    digest is enough: a slow hash only protects guessable passwords (scrypt's cost was paid for
+    every user, in every organization a test or a demo makes)."""
     salt = salt or secrets.token_bytes(16)
     digest = hashlib.sha256(salt + password.encode()).hexdigest()
     return f"sha256${salt.hex()}${digest}"

@@ -117,7 +117,7 @@ def _principal(
 
 # The dependencies are coroutines: FastAPI runs a plain function dependency on its thread pool,
 # one hop per request before the route's own, for three indexed lookups that take microseconds
-# (a page read of the client's read-back: 9 % less time, bench_sandbox).
+# (the hop was a noticeable share of a page read of the client's read-back: bench_sandbox).
 async def require_api_key(
     request: Request,
     x_api_key: str | None = Header(None),

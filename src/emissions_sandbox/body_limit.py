@@ -1,7 +1,7 @@
 """A maximum request body size for the whole sandbox, enforced before a body is read whole.
 
 The interface leaves the maximum unstated (Limits, rate-limit rule 5); without one, every route
-that reads JSON buffers the whole body, so a few 50 MB posts took close to 900 MB. This ASGI
+that reads JSON buffers the whole body, so a few large posts held their whole size each. This ASGI
 middleware answers **413** `REQUEST_TOO_LARGE` in the path's error shape (README: body limit):
 
 * a declared `Content-Length` over the limit is refused at once, before any body byte is

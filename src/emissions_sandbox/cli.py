@@ -227,7 +227,7 @@ def serve(
     threading.Thread(target=_announce, args=(server, url), daemon=True).start()
     # The application (routes, models, schemas, some 100,000 objects) lives as long as the
     # process: frozen out of the cyclic collector, whose full collections otherwise walked it
-    # again every few bulk requests (~120 ms each, ~1.5 s of a 100,000-record load).
+    # again every few bulk requests.
     gc.freeze()
     server.run(sockets=[sock])
 

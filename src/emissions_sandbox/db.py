@@ -139,8 +139,8 @@ class Database:
 class WalCheckpointer(BackgroundWorker):
     """Copies the WAL back into the database file, on its own thread and connection, while it
     runs: otherwise the commit that takes the WAL past 1,000 pages copies it all first, and a
-    5,000-record POST writes several thousand pages, so each one paid for it (~60 ms of its
-    commit's ~70 ms). A PASSIVE checkpoint waits for no reader or writer."""
+    5,000-record POST writes several thousand pages, so each one paid for it, most of its
+    commit's time. A PASSIVE checkpoint waits for no reader or writer."""
 
     thread_name = "wal-checkpointer"
 
@@ -166,8 +166,8 @@ class WalCheckpointer(BackgroundWorker):
 
     def _run(self) -> None:
         """Checkpoint once a commit has woken it and ``poll_seconds`` have let the commits of a
-        burst land; an idle sandbox wakes it every ``idle_seconds`` only (it polled 10 times a
-        second, the larger part of an idle sandbox's 1 % of a core)."""
+        burst land; an idle sandbox wakes it every ``idle_seconds`` only (polling it often was
+        the larger part of what an idle sandbox spent)."""
         conn = self._db.connect()
         try:
             while not self._stop.is_set():

@@ -92,7 +92,7 @@ class EmissionsClient:
     ) -> httpx.Response:
         """Send one request; raises TransportError or the ApiStatusError subclass for >= 400.
 
-        A ``json`` body is encoded with orjson (a 5,000-record chunk in milliseconds)."""
+        A ``json`` body is encoded with orjson."""
         content = None
         if json is not None:
             content = orjson.dumps(json, option=orjson.OPT_SERIALIZE_NUMPY)
@@ -259,7 +259,8 @@ class EmissionsClient:
         """Poll until the job leaves ``processing``; IngestJobError if it failed or timed out.
 
         Pauses grow to ``poll_max``, 1 s: a job queued behind others is seen finished within a
-        second (one GET a second per followed job), where 5 s idled the tail of every load."""
+        second (one GET a second per followed job), where longer pauses idled the tail of
+        every load."""
         started = time.monotonic()
         waited = 0.0
         delay = poll_initial

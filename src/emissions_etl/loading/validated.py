@@ -47,8 +47,8 @@ def iter_validated(
         result = validate_batch(batch, spec, content_keys)
         valid, rejects = result.valid, pd.concat([left_out, result.rejects], ignore_index=True)
         keys = valid["source_key"].astype(str).tolist()
-        # Looked up one by one: Series.isin(set) converts the whole set on every batch, which
-        # grew with the file (7 s of a 200,000-row load).
+        # Looked up one by one: Series.isin(set) converts the whole set on every batch, a cost
+        # that grew with the file.
         repeated = np.fromiter((key in seen for key in keys), dtype=bool, count=len(keys))
         if repeated.any():
             rejects = pd.concat([rejects, _repeated_rejects(valid[repeated], spec)])

@@ -171,9 +171,9 @@ def broken_rules(schema: pandera.DataFrameSchema, frame: pd.DataFrame) -> list[B
     it; a non-nullable column's missing values), frame checks first, then by column and check.
 
     The checks are called one by one rather than through ``validate``: that gathers each
-    failing column's cases into a frame of its own and then all of them into one (about 5 ms
-    per failing column, ten times what the checks cost), only for the rows to be read back out
-    of it. The columns of ``frame`` are those of ``schema`` (already typed and present)."""
+    failing column's cases into a frame of its own and then all of them into one, at many
+    times what the checks cost, only for the rows to be read back out of it. The columns of
+    ``frame`` are those of ``schema`` (already typed and present)."""
     broken = [
         BrokenRule(None, check.name, rows, dict(check.statistics or {}))
         for check in sorted(schema.checks, key=lambda check: check.name)

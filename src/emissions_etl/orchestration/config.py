@@ -143,7 +143,7 @@ def secret_block_value(name: str) -> str | None:
 def prefect_variables(names: Iterable[str]) -> dict[str, Any]:
     """The Prefect variables among ``names`` that are set, as Prefect keeps them, read in one
     request: ``resolve_settings`` read its seven one by one, each time a task asked for its
-    settings (20 ms of the run's CPU and 5 ms of the server's each); {} when no server answers.
+    settings, at a cost to the run's CPU and the server's each time; {} when no server answers.
     """
     wanted = sorted(set(names))
     if not wanted:

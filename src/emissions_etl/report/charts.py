@@ -251,7 +251,7 @@ def _short_names(source_files: pd.Series) -> dict[str, str]:
 
 
 def plotly_bundle() -> str:
-    """plotly.js itself (about 4.8 MB), to inline once in the page's head."""
+    """plotly.js itself (several megabytes), to inline once in the page's head."""
     from plotly.offline import get_plotlyjs
 
     return get_plotlyjs()

@@ -161,7 +161,7 @@ def _datetimes_as_text(values: pd.Series) -> pd.Series:
 
 #: Object columns holding only numbers (a spreadsheet's ``12`` and ``12.5`` in one column is
 #: "mixed-integer-float"), cast to float64 at once: reading them back from their text gives
-#: the same floats, 20 to 50 times slower.
+#: the same floats, far more slowly.
 _NUMBER_KINDS = ("floating", "integer", "mixed-integer-float", "empty")
 
 

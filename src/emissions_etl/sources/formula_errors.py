@@ -100,8 +100,8 @@ def formula_errors(values: pd.Series, *, trimmed: bool = False) -> pd.Series | N
 
 def _candidates(values: pd.Series, trimmed: bool) -> np.ndarray:
     """Cells whose text starts with ``#`` or ``Err:``, found in Arrow (pandas' own
-    ``str.contains`` loops in Python for this pattern: ten times slower); text that is trimmed
-    already takes two prefix tests, five times faster than the regular expression."""
+    ``str.contains`` loops in Python for this pattern); text that is trimmed already takes two
+    prefix tests, faster still than the regular expression."""
     try:
         cells = pa.array(values, type=pa.large_string(), from_pandas=True)
     except (pa.ArrowInvalid, pa.ArrowTypeError):  # text among numbers and dates (an xlsx column)

@@ -7,8 +7,7 @@ held UTF-8 text, the file is cp1252 from the start (its earlier lines were plain
 same in both, so it reads as written). A file mixing both, which decodes to mojibake whichever
 is picked, is refused with the first line that breaks the encoding of the lines before it,
 wherever that line is: every line is looked at as the csv parser pulls the text, one 1 MB chunk
-at a time, so the file is read once and memory holds a chunk, not the file (a 32 MB file is
-checked holding under 6 MB).
+at a time, so the file is read once and memory holds a chunk, not the file.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Read workbooks with python-calamine (Rust, ~8x faster than openpyxl), batch by batch: .xlsx,
+"""Read workbooks with python-calamine (Rust, far faster than openpyxl), batch by batch: .xlsx,
 .xlsm, .xlsb, legacy .xls and OpenDocument .ods, all by one path.
 
 Formulas come back as the value the writing program cached, and a cached error as the text the

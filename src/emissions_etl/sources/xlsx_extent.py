@@ -5,9 +5,9 @@ to the last row and column, whatever the ``<dimension>`` element says; so the us
 found by reading every cell reference. Two passes share that job:
 
 * the fast pass looks only at ``<c r="..."`` tags as Excel, openpyxl and xlsxwriter write them,
-  with numpy over each inflated chunk (~1 ms per MB); it counts empty cells too, so it can only
+  with numpy over each inflated chunk; it counts empty cells too, so it can only
   overstate the range;
-* the exact pass (expat, ~20x slower) follows calamine's rules: cells without ``r`` take the
+* the exact pass (expat, much slower) follows calamine's rules: cells without ``r`` take the
   next position, cells without a value do not count. It runs when the fast pass meets a tag it
   does not recognise or finds a range over the caps, and stops at the first cell beyond them.
 """

@@ -118,8 +118,8 @@ class CatalogTurn:
         entry.con.close()  # the session ends: PostgreSQL releases its advisory locks
 
     def _connect(self) -> Connection:
-        # Imported here: only a lake catalogued in PostgreSQL takes turns, and psycopg costs
-        # every other process (each command, each flow run) ~0.1 s of CPU at start-up.
+        # Imported here: only a lake catalogued in PostgreSQL takes turns, and importing psycopg
+        # would cost every other process (each command, each flow run) CPU at start-up.
         import psycopg
 
         name = f"{_APPLICATION} pid {os.getpid()} on {socket.gethostname()}"[:63]

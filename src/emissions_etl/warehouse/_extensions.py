@@ -7,9 +7,8 @@ The registry packages the binaries per DuckDB version (``duckdb-extension-duckla
 they are loaded from there, and automatic installs are switched off.
 
 A connection that loads them skips DuckDB's check of their signature
-(``LOAD_WITHOUT_SIGNATURE_CHECK``): the check hashes the whole binary at every ``LOAD``, 90 ms
-of CPU for ducklake's 36 MB, 110 ms for postgres_scanner, 60 ms for httpfs, and a lake's every
-connection paid it again (a lake command opens several; 0.7 ms each without). The signature
+(``LOAD_WITHOUT_SIGNATURE_CHECK``): the check hashes the whole binary at every ``LOAD``, and a
+lake's every connection paid it again (a lake command opens several). The signature
 guards binaries fetched from a network; these come from wheels ``uv.lock`` pins by hash,
 checked at install like DuckDB's own library and every Python module beside them. Such a
 connection would also load another unsigned binary a statement names: only ours and the

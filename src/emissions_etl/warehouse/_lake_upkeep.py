@@ -1,8 +1,9 @@
 """A lake's upkeep (``maintain-warehouse`` on a DuckLake).
 
 Every commit to a lake is a snapshot and every write a Parquet file (or rows inlined in the
-catalog); nothing tidies them by itself, and a query over a table of 3,000 small commits took
-20 times as long as over the same rows merged (issue #26). Upkeep, in DuckLake's own functions:
+catalog); nothing tidies them by itself, and a query over a table of many small commits reads
+file after file where the same rows merged are read at once (issue #26). Upkeep, in DuckLake's
+own functions:
 a table's inlined rows flushed to a file once they make a file's worth, adjacent small files
 merged, files with many deleted rows rewritten, snapshots older than the retention expired
 (never one a filed inventory names: ``filed_inventories.snapshot_id``), then the files no

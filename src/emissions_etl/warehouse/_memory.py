@@ -32,7 +32,8 @@ from emissions_etl.warehouse._target import WarehouseTarget
 
 #: DuckDB's share of the machine's physical memory when no limit is set. A load's own working
 #: set is small (batches of 25,000 rows, statements on their keys): the limit is the room a
-#: statement may take before it spills, not memory a load holds. See the README ("Memory").
+#: statement may take before it spills, not memory a load holds (docs: explanation,
+#: "Memory, spilling and upkeep").
 MEMORY_SHARE = 0.125
 #: Never less than this, on a small machine (DuckDB needs room for a hash table and a few
 #: blocks pinned at once).
@@ -108,9 +109,9 @@ class MemorySettings:
     #: ``EMISSIONS_WAREHOUSE_TEMP``: the folder to spill under.
     temp: str | None = None
     #: ``EMISSIONS_WAREHOUSE_THREADS``: the threads a statement runs on (DuckDB's default: one
-    #: per core). Loads that run at once each start that many: four at once on 2 cores spent
-    #: 19 % less CPU on one thread each than on two (measured on the warehouse's tests; a
-    #: load's statements are small, threads beyond the free cores only wait for each other).
+    #: per core). Loads that run at once each start that many, and spend less CPU on one
+    #: thread each where they outnumber the cores: a load's statements are small, and threads
+    #: beyond the free cores only wait for each other.
     threads: int | None = field(default_factory=threads_from_environment)
 
     def limit_bytes(self) -> int:

@@ -2,19 +2,18 @@
 
 DuckDB keeps in memory, up to its limit, the rows appended since its last checkpoint and every
 block a statement read. With a limit that follows the machine, a load's memory would grow with
-the warehouse it reads and the rows it lands (measured: 150,000 rows into a file of 150,000
-records peaked 200 MB higher than into an empty one). None of it is needed once a group has
+the warehouse it reads and the rows it lands. None of it is needed once a group has
 landed: ``release`` checkpoints a file whose write-ahead log has grown past ``CHECKPOINT_BYTES``
 under a low limit (``CHECKPOINT_LIMIT``: the checkpoint goes block by block instead of holding
 all it writes), lowers the limit to ``RESTING_LIMIT`` (DuckDB then writes appended rows to its
 spill folder and drops cached blocks, as it does under pressure), and restores it; while DuckDB
-holds less than ``EVICT_ABOVE`` it leaves it be (evicting costs I/O: 200 times in a
-1,000,000-row load, 2.5 s).
+holds less than ``EVICT_ABOVE`` it leaves it be (evicting costs I/O, and a large load would
+evict at every group).
 
 A file's checkpoints never vacuum (``max_vacuum_tasks = 0``): vacuuming merges the row groups
-earlier loads wrote, and its cost grew with the table (measured on DuckDB 1.5.5: 150,000 rows
-checkpointed in 2-5 s into an empty table, 7-17 s into one of 600,000 rows; 1.3-3.5 s at every
-size without it). Rows a load deletes before its checkpoint never reach the file anyway.
+earlier loads wrote, so a checkpoint's cost grew with the table, where without it a checkpoint
+costs the same at every size; ``maintain-warehouse`` compacts instead. Rows a load deletes
+before its checkpoint never reach the file anyway.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ import duckdb
 T = TypeVar("T")
 
 #: What DuckDB may keep between two groups of rows a load lands: every megabyte kept is one
-#: more at the load's peak (200,000 rows peaked 45 MB higher when it kept 64 MiB).
+#: more at the load's peak.
 RESTING_LIMIT = "16MiB"
 #: ``release`` gives back nothing while DuckDB holds less than this (what it may hold at rest).
 EVICT_ABOVE = 48 * 2**20
@@ -37,9 +36,8 @@ CHECKPOINT_LIMIT = "64MiB"
 #: The limit the statements over a whole run run under first (``within_budget``).
 RUN_BUDGET = "256MiB"
 #: A file writer's log is checkpointed once it holds this much (~80,000 waste rows). A
-#: checkpoint holds what it compresses outside DuckDB's limit: 200,000 rows peaked at 649 MB
-#: checkpointing every 256 MB of log, 574-580 MB every 128 MB, 543-568 MB every 64 MB; but
-#: each checkpoint costs half a second (1,000,000 rows: 10 s every 64 MB, 7.8 s every 128).
+#: checkpoint holds what it compresses outside DuckDB's limit, so a smaller log lowers a load's
+#: peak, but each checkpoint costs time: 128 MB balances the two (bench_pipeline).
 CHECKPOINT_BYTES = 128 * 2**20
 #: DuckDB's own automatic checkpoint (under the full limit), should ``release`` not be called.
 AUTOMATIC_CHECKPOINT = "1GiB"
@@ -83,7 +81,7 @@ def within_budget(con: duckdb.DuckDBPyConnection, statement: Callable[[], T]) ->
     full limit if that is not enough; for the statements a load runs once over its whole run
     (the co2e of its rows, the rows its file no longer has), whose hash tables follow the file:
     they come at the end, when the load's own frames are still resident, and would otherwise
-    take what the limit allows (a 1,000,000-row load peaked at 984 MB there)."""
+    take what the limit allows."""
     [(limit,)] = con.execute("SELECT getvariable(?)", [_LIMIT]).fetchall()
     if limit is None:
         return statement()

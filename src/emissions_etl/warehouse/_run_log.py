@@ -149,7 +149,7 @@ class WarehouseRunLog:
         The run's keys, then their records' ids, each kept in a temporary table before the
         next step joins it: DuckDB knows their size exactly and builds its hash tables on
         them, so memory follows the run. As one statement, it guessed half the warehouse for
-        the run's keys and hashed a whole table instead (out of memory at 64 MB). Run within
+        the run's keys and hashed a whole table instead, running out of memory. Run within
         ``_resting.RUN_BUDGET``: a large run's keys spill rather than take the whole limit."""
         params = [self._organization_id, resource]
 

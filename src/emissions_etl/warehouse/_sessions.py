@@ -1,6 +1,6 @@
 """A lake attached once for a run that loads many files (issue #26).
 
-Attaching a lake loads two extensions and reads its catalog (some 0.5 s), which a run of many
+Attaching a lake loads two extensions and reads its catalog, which a run of many
 small files, and the sums it refreshes at the end, would otherwise pay once a file. While
 ``attached`` runs, every writer and read of that lake in this process takes a cursor of the one
 attachment: a connection of its own to the same DuckDB, so the lake stays attached and no two

@@ -129,7 +129,7 @@ class DeliveryWorker:
     def _poll(self) -> None:
         """Claim what is due at most every ``poll_seconds``; between rounds, sleep until the
         next attempt falls due or a commit may have queued one (``idle_seconds`` at most, for
-        rows another process writes). An idle sandbox polled 10 times a second."""
+        rows another process writes), so an idle sandbox does not poll without end."""
         while not self._stopping.wait(self.poll_seconds):
             self._committed.clear()
             try:
