@@ -21,7 +21,7 @@ import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib.resources import files
 from types import MappingProxyType
 from typing import Literal
@@ -46,6 +46,7 @@ class Described:
     description: str
     columns: Mapping[str, str]
 
+    @cached_property
     def fingerprint(self) -> str:
         """Text that changes whenever a comment written for it would."""
         return json.dumps([self.name, self.kind, self.description, dict(self.columns)])
@@ -57,16 +58,18 @@ def _declaration() -> Mapping[str, object]:
     return MappingProxyType(tomllib.loads(text))
 
 
+@cache
 def declared() -> tuple[Described, ...]:
     """Every table, view and macro ``descriptions.toml`` declares, in its order."""
     return tuple(described(name) for name in _declared_kinds())
 
 
+@cache
 def described(name: str) -> Described:
     """The declaration of ``name``, each column of the objects it is ``like`` included."""
     kind = _declared_kinds()[name]
     entry = _entry(name)
-    return Described(name, kind, str(entry["description"]), _columns(entry))
+    return Described(name, kind, str(entry["description"]), MappingProxyType(_columns(entry)))
 
 
 def made_by(statement: str) -> tuple[Described, ...]:
@@ -93,7 +96,7 @@ def resource_view(resource: str, about: str, fields: Sequence[tuple[str, str]]) 
 
 def fingerprint(objects: Iterable[Described]) -> str:
     """Text that changes whenever a comment written for ``objects`` would."""
-    return "\n".join(item.fingerprint() for item in objects)
+    return "\n".join(item.fingerprint for item in objects)
 
 
 def write_comments(con: duckdb.DuckDBPyConnection, objects: Sequence[Described]) -> None:
