@@ -46,13 +46,13 @@ def _section(command: Command) -> str:
 def _parameters(parameters: tuple[Parameter, ...]) -> str:
     rows = []
     for parameter in parameters:
-        envvar = parameter.envvar
+        variable = parameter.variable
         rows.append(
             [
                 code(parameter.names),
                 text(parameter.kind),
                 code(parameter.default) if parameter.default is not None else "",
-                link(code(envvar), VARIABLES_PAGE, envvar) if envvar else "",
+                link(code(variable), VARIABLES_PAGE, variable) if variable else "",
                 text(parameter.help),
             ]
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import enum
 import inspect
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -122,6 +123,15 @@ class Parameter:
         if isinstance(envvar, Sequence) and not isinstance(envvar, str):
             envvar = envvar[0] if envvar else None
         return str(envvar) if envvar else None
+
+    @property
+    def variable(self) -> str | None:
+        """The variable it reads when not given: its ``envvar``, else the one its help says it
+        defaults to (``default: $EMISSIONS_API_URL``: read through the settings)."""
+        if self.envvar:
+            return self.envvar
+        named = re.search(r"\$(EMISSIONS_[A-Z_]+)", self.help)
+        return named.group(1) if named else None
 
     @property
     def kind(self) -> str:

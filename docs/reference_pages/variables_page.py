@@ -90,7 +90,7 @@ def _from_model(model: type[BaseSettings], variables: dict[str, Variable]) -> No
 def _from_options(line: CommandLine, variables: dict[str, Variable]) -> None:
     for command in line.commands():
         for parameter in command.parameters():
-            named = parameter.envvar or _named_in_help(parameter.help)
+            named = parameter.variable
             if named is None:
                 continue
             variable = variables.setdefault(named, Variable(named))
@@ -103,12 +103,6 @@ def _from_options(line: CommandLine, variables: dict[str, Variable]) -> None:
                 variable.default = parameter.default
             elif not variable.settings and meaning != variable.meaning:
                 variable.also.setdefault(meaning, []).append(shown)
-
-
-def _named_in_help(help_text: str) -> str | None:
-    """The variable an option without one says it defaults to (``default: $EMISSIONS_API_URL``)."""
-    found = re.search(r"\$(EMISSIONS_[A-Z_]+)", help_text)
-    return found.group(1) if found else None
 
 
 def _check_spelled(variables: Mapping[str, Variable], sources: Sequence[Path]) -> None:
