@@ -9,7 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
-import duckdb
 import pytest
 import typer
 
@@ -32,6 +31,7 @@ from emissions_etl.domain.rejects import REJECT_CODE_MEANINGS, RejectCode
 from emissions_etl.resources import RESOURCES
 from emissions_etl.warehouse import Warehouse
 from emissions_etl.warehouse._descriptions import declared, described, resource_view
+from tests.warehouse.conftest import comments
 
 NAME = re.compile(r"EMISSIONS_[A-Z_]+")
 
@@ -181,84 +181,34 @@ def test_a_reject_code_a_schema_names_but_rejects_do_not_declare_stops_the_gener
 
 
 @pytest.fixture(scope="module")
-def new_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def new_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Warehouse:
     """A new warehouse file every resource described, as the generator builds it."""
-    return built_warehouse(tmp_path_factory.mktemp("reference"), list(RESOURCES.values()))
-
-
-#: Every table, view and table macro of the database in use, with its comment.
-OBJECTS = (
-    "SELECT table_name, comment FROM duckdb_tables() WHERE database_name = current_database() "
-    "UNION ALL SELECT view_name, comment FROM duckdb_views() "
-    "WHERE database_name = current_database() AND NOT internal "
-    "UNION ALL SELECT function_name, comment FROM duckdb_functions() "
-    "WHERE database_name = current_database() AND function_type = 'table_macro'"
-)
-
-
-def _comments(con: duckdb.DuckDBPyConnection, sql: str) -> dict[str, str | None]:
-    return {str(name): comment for name, comment in con.execute(sql).fetchall()}
+    folder = tmp_path_factory.mktemp("reference")
+    return Warehouse(built_warehouse(folder, list(RESOURCES.values())))
 
 
 def test_every_table_view_macro_and_column_of_a_new_warehouse_has_its_description(
-    new_warehouse: Path,
+    new_warehouse: Warehouse,
 ) -> None:
-    con = duckdb.connect(str(new_warehouse), read_only=True)
-    try:
-        objects = _comments(
-            con,
-            OBJECTS,
-        )
-        columns = _comments(
-            con,
-            "SELECT table_name || '.' || column_name, comment FROM duckdb_columns() "
-            "WHERE database_name = current_database()",
-        )
-    finally:
-        con.close()
+    objects, columns = comments(new_warehouse)
 
     assert {"load_runs", "emissions", "wastes", "ghg_inventory_under"} <= set(objects)
     assert len(columns) > 400
-    assert [name for name, comment in {**objects, **columns}.items() if not comment] == []
+    assert [name for name, comment in objects.items() if not comment] == []
+    assert [f"{table}.{name}" for table, name, comment in columns if not comment] == []
 
 
-def test_the_comments_of_a_warehouse_file_are_the_declaration(new_warehouse: Path) -> None:
-    con = duckdb.connect(str(new_warehouse), read_only=True)
-    try:
-        objects = _comments(
-            con,
-            OBJECTS,
-        )
-        columns = con.execute(
-            "SELECT table_name, column_name, comment FROM duckdb_columns() "
-            "WHERE database_name = current_database()"
-        ).fetchall()
-    finally:
-        con.close()
+def test_the_comments_of_a_warehouse_file_are_the_declaration(new_warehouse: Warehouse) -> None:
+    objects, columns = comments(new_warehouse)
 
     expected = {item.name: item for item in declared()}
     for spec in RESOURCES.values():
         if spec.name in objects and spec.name not in expected:  # its view (not facilities)
             fields = [(column.name, column.meaning) for column in spec.view_columns]
             expected[spec.name] = resource_view(spec.name, spec.description, fields)
-    assert {name: expected[name].description for name in objects} == objects
-    assert all(comment == expected[table].columns[name] for table, name, comment in columns)
-
-
-def _lake_comments(lake: Warehouse) -> tuple[dict[str, object], list[tuple[object, ...]]]:
-    objects = lake.query(
-        "SELECT table_name AS name, comment FROM duckdb_tables() "
-        "WHERE database_name = current_database() UNION ALL "
-        "SELECT view_name, comment FROM duckdb_views() "
-        "WHERE database_name = current_database() AND NOT internal"
-    )
-    columns = lake.query(
-        "SELECT table_name, column_name, comment FROM duckdb_columns() "
-        "WHERE database_name = current_database()"
-    )
-    return dict(zip(objects["name"], objects["comment"], strict=True)), [
-        tuple(row) for row in columns.astype(object).values.tolist()
-    ]
+    assert objects == {name: expected[name].description for name in objects}
+    for table, name, comment in columns:
+        assert comment == expected[table].columns[name], f"{table}.{name}"
 
 
 def test_a_ducklake_keeps_the_comments_of_its_tables_their_columns_and_its_views(
@@ -270,12 +220,11 @@ def test_a_ducklake_keeps_the_comments_of_its_tables_their_columns_and_its_views
     with lake.writer():
         pass
 
-    objects, columns = _lake_comments(lake)
+    objects, columns = comments(lake)
 
-    assert objects == {name: described(name).description for name in objects}
-    views = {item.name for item in declared() if item.kind == "view"}
+    for name, comment in objects.items():
+        kept = described(name).kind != "macro"
+        assert comment == (described(name).description if kept else None), name
     for table, name, comment in columns:
-        if table in views:
-            assert comment is None or comment != comment  # NaN: a view's columns have none
-        else:
-            assert comment == described(str(table)).columns[str(name)]
+        kept = described(table).kind == "table"
+        assert comment == (described(table).columns[name] if kept else None), f"{table}.{name}"
