@@ -33,7 +33,7 @@ Kind = Literal["table", "view", "macro"]
 SECTIONS: Mapping[str, Kind] = MappingProxyType(
     {"tables": "table", "views": "view", "macros": "macro"}
 )
-_COMMENT_ON = {"table": "TABLE", "view": "VIEW", "macro": "MACRO TABLE"}
+_COMMENT_ON = {"table": "TABLE", "view": "VIEW", "macro": "MACRO TABLE"}  # table macros, all
 _CREATES = re.compile(r"CREATE\s+OR\s+REPLACE\s+(?:VIEW|MACRO)\s+(\w+)", re.IGNORECASE)
 
 

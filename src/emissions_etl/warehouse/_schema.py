@@ -19,8 +19,13 @@ from importlib.resources import files
 
 import duckdb
 
-from emissions_etl.warehouse._descriptions import Described, declared, fingerprint, made_by
-from emissions_etl.warehouse._descriptions import write_comments as _write_comments
+from emissions_etl.warehouse._descriptions import (
+    Described,
+    declared,
+    fingerprint,
+    made_by,
+    write_comments,
+)
 
 #: The newest schema version this code writes.
 SCHEMA_VERSION = 6
@@ -95,7 +100,7 @@ def ensure_schema(
 def _replace_views(con: duckdb.DuckDBPyConnection, *, force: bool) -> None:
     """``views.sql``, with the comments of its views and of every table: made again when either
     changed, or when a migration ran (a table it rebuilt lost its comments, a column it added
-    has none), and left alone otherwise (one look at ``view_version``, as before comments)."""
+    has none), and left alone otherwise (one look at ``view_version``)."""
     sql = _sql("views.sql")
     tables = tuple(item for item in declared() if item.kind == "table")
     replace_view(con, "views.sql", sql, described=made_by(sql) + tables, force=force)
@@ -120,7 +125,7 @@ def replace_view(
     if held == [(digest,)] and not force:
         return
     con.execute(statement)
-    _write_comments(con, objects)
+    write_comments(con, objects)
     con.execute("DELETE FROM view_version WHERE name = ?", [name])
     con.execute("INSERT INTO view_version VALUES (?, ?, now())", [name, digest])
 
