@@ -12,7 +12,6 @@ from pathlib import PurePath
 from typing import Any
 
 import typer
-from typer import _click
 
 
 class Undeclared(Exception):
@@ -36,18 +35,22 @@ class CommandLine:
 
     def commands(self) -> Iterator[Command]:
         """Every command that ``--help`` lists, in its order."""
-        root = _click.Context(self.group, info_name=self.prog)
+        root = self._root()
         for name in self.group.list_commands(root):
             command = self.group.get_command(root, name)
             if command is None or command.hidden:
                 continue
-            context = _click.Context(command, info_name=name, parent=root)
+            context = command.context_class(command, info_name=name, parent=root)
             yield Command(self, name, command, context)
 
     def options(self) -> tuple[Parameter, ...]:
         """The program's own options (``--version``), before any command."""
-        root = _click.Context(self.group, info_name=self.prog)
+        root = self._root()
         return tuple(Parameter(param, root) for param in self.group.params if not param.hidden)
+
+    def _root(self) -> Any:
+        """The program's context, as ``--help`` makes it (the click typer runs on)."""
+        return self.group.context_class(self.group, info_name=self.prog)
 
 
 @dataclass(frozen=True)
