@@ -5,8 +5,9 @@ checked, nothing written), as every load's writer opens it.
     .venv/bin/python tests/benchmarks/bench_warehouse_open.py [--rounds N] [--against SRC]
 
 ``--against SRC``: also measure the package in the folder SRC (another version's ``src``, e.g.
-``git archive round-base src | tar -x -C /tmp/before``), in turns with this one, each round in a
-process of its own, so both see the same machine at the same time. Figures, not assertions.
+``git archive round-base src | tar -x -C /tmp/before``), in turns with this one (ABBA), each
+round in a process of its own, so both see the same machine at the same time. Figures, not
+assertions.
 """
 
 from __future__ import annotations
@@ -75,8 +76,9 @@ def main() -> None:
     if args.against is not None:
         versions["against"] = args.against.resolve()
     rounds: dict[str, list[dict[str, float]]] = {name: [] for name in versions}
-    for _ in range(args.rounds):
-        for name, src in versions.items():
+    for number in range(args.rounds):  # ABBA: each version as often first as second
+        turn = list(versions.items())
+        for name, src in turn if number % 2 == 0 else reversed(turn):
             rounds[name].append(one_round(src))
     figures = {}
     for name, results in rounds.items():
