@@ -163,9 +163,9 @@ class Parameter:
         value = self.param.default
         if self.param.required or not self.param.show_default or value is None:
             return None
-        if isinstance(value, bool):
+        if isinstance(value, bool):  # a flag: the spelling that gives it (none: not given)
             flags = self.param.opts if value else self.param.secondary_opts
-            return flags[0] if flags else str(value).lower()
+            return flags[0] if flags else None
         return str(_plain(value))
 
 
