@@ -29,6 +29,35 @@ app = typer.Typer(
 )
 DB_OPTION = typer.Option(..., "--db", help="SQLite database file")
 
+EXIT_OK, EXIT_NOT_DONE, EXIT_USAGE = 0, 1, 2
+#: Command -> exit code -> when that command ends with it (the docs' reference is generated from
+#: here). A usage error (a missing or bad option, an unknown organization) is 2, as click exits.
+COMMAND_EXITS: dict[str, dict[int, str]] = {
+    "init": {EXIT_OK: "The database is ready.", EXIT_USAGE: "A usage error."},
+    "create-org": {
+        EXIT_OK: "The organization and its admin were created (printed as JSON).",
+        EXIT_USAGE: "A usage error, or the parent organization does not exist.",
+    },
+    "create-user": {
+        EXIT_OK: "The user was created (printed as JSON).",
+        EXIT_USAGE: "A usage error, a role other than admin or member, or an unknown "
+        "organization.",
+    },
+    "revoke-key": {
+        EXIT_OK: "The key was revoked.",
+        EXIT_NOT_DONE: "The key is unknown or was already revoked.",
+        EXIT_USAGE: "A usage error.",
+    },
+    "create-facility": {
+        EXIT_OK: "The facility was created (printed as JSON).",
+        EXIT_USAGE: "A usage error, or an unknown organization.",
+    },
+    "serve": {
+        EXIT_USAGE: "A usage error, or --http on a host that is not loopback (otherwise it "
+        "serves until a signal stops it).",
+    },
+}
+
 
 def _database(path: Path) -> Database:
     db = Database(path)
@@ -46,7 +75,7 @@ def init(db: Path = DB_OPTION) -> None:
 @app.command("create-org")
 def create_org(
     db: Path = DB_OPTION,
-    name: str = typer.Option("Sandbox organization", "--name"),
+    name: str = typer.Option("Sandbox organization", "--name", help="organization name"),
     parent: str | None = typer.Option(None, "--parent", help="parent organization id"),
 ) -> None:
     """Create an organization and its admin user (with an API key)."""
@@ -96,23 +125,25 @@ def create_user(
 
 
 @app.command("revoke-key")
-def revoke_key(db: Path = DB_OPTION, key: str = typer.Option(..., "--key")) -> None:
+def revoke_key(
+    db: Path = DB_OPTION, key: str = typer.Option(..., "--key", help="the API key to revoke")
+) -> None:
     """Revoke an API key, at once and for good."""
     with _database(db).transaction() as conn:
         revoked = accounts.revoke_api_key(conn, key)
     if not revoked:
         typer.echo("unknown or already revoked key", err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_NOT_DONE)
     typer.echo(json.dumps({"revoked": True}))
 
 
 @app.command("create-facility")
 def create_facility(
     db: Path = DB_OPTION,
-    org: str = typer.Option(..., "--org"),
-    name: str = typer.Option(..., "--name"),
-    country: str = typer.Option("ES", "--country"),
-    type: str = typer.Option("office", "--type"),
+    org: str = typer.Option(..., "--org", help="organization id"),
+    name: str = typer.Option(..., "--name", help="facility name"),
+    country: str = typer.Option("ES", "--country", help="ISO 3166-1 country code"),
+    type: str = typer.Option("office", "--type", help="facility type (office, warehouse, ...)"),
 ) -> None:
     """Create an active facility in an organization and print it."""
     from emissions_sandbox.api.facilities import FacilityCreate, insert_facility

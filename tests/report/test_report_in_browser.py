@@ -1,12 +1,8 @@
-"""The report in a real browser (Debian's chromium): charts drawn, nothing fetched, text literal.
-
-Skipped only on a machine without /usr/bin/chromium and outside CI; in CI (``CI`` set) it must
-run, and ``.ci/run`` installs chromium first.
-"""
+"""The report in a real browser (Debian's chromium, ``tests.browser``): charts drawn, nothing
+fetched, text literal."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,31 +11,19 @@ import pytest
 
 from emissions_etl.report import write_report
 from emissions_etl.warehouse import Warehouse
+from tests.browser import NEEDS_CHROMIUM, launched_chromium
 
 from .conftest import AWKWARD_FILE
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 RENDER_TIMEOUT_MS = 60_000
 
 pytestmark = [
     pytest.mark.slow,  # a browser: left out of the fast run
     pytest.mark.xdist_group("browser"),  # one chromium for the module's tests, on one worker
-    pytest.mark.skipif(
-        not CHROMIUM.exists() and not os.environ.get("CI"),
-        reason="no /usr/bin/chromium on this machine (CI installs it: apt-get install chromium)",
-    ),
+    NEEDS_CHROMIUM,
 ]
 
 
@@ -47,14 +31,8 @@ pytestmark = [
 def browser() -> Iterator[Browser]:
     """One chromium for the module (each test has a context of its own): a start costs 5 s of
     CPU."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with launched_chromium() as launched:
+        yield launched
 
 
 def test_the_report_renders_offline_in_chromium(

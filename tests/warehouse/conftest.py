@@ -76,3 +76,35 @@ def rejects_frame(rows: list[int], *, file: str = "wastes.xlsx") -> pd.DataFrame
             "message": "No facility of that name.",
         }
     )
+
+
+#: Every table, view and table macro of the database in use, with its comment.
+OBJECT_COMMENTS = (
+    "SELECT table_name AS name, comment FROM duckdb_tables() "
+    "WHERE database_name = current_database() "
+    "UNION ALL SELECT view_name, comment FROM duckdb_views() "
+    "WHERE database_name = current_database() AND NOT internal "
+    "UNION ALL SELECT function_name, comment FROM duckdb_functions() "
+    "WHERE database_name = current_database() AND function_type = 'table_macro'"
+)
+COLUMN_COMMENTS = (
+    "SELECT table_name, column_name, comment FROM duckdb_columns() "
+    "WHERE database_name = current_database()"
+)
+
+
+def comments(
+    warehouse: Warehouse,
+) -> tuple[dict[str, str | None], list[tuple[str, str, str | None]]]:
+    """The comment of each table, view and table macro by name, and each column's (table,
+    column, comment), as the warehouse (a file or a lake) holds them; None: no comment."""
+
+    def text(value: object) -> str | None:
+        return None if value is None or value != value else str(value)  # NaN: none
+
+    objects = warehouse.query(OBJECT_COMMENTS).astype(object).values.tolist()
+    columns = warehouse.query(COLUMN_COMMENTS).astype(object).values.tolist()
+    return (
+        {str(name): text(comment) for name, comment in objects},
+        [(str(table), str(column), text(comment)) for table, column, comment in columns],
+    )

@@ -3,8 +3,7 @@ reproduces it exactly (registered by ``cli/main.py``). Its last line is the file
 alone, for scripts: ``inventory --filed ID`` writes it again, ``inventory --against ID`` restates
 it.
 
-Exit codes as ``inventory``'s: 0 filed; 2 the year, the approach, the organization or the
-warehouse cannot be used, or the year has no record; 3 the warehouse cannot be read or written.
+Its exit codes: ``exit_codes.COMMAND_EXITS``.
 """
 
 from __future__ import annotations
@@ -15,9 +14,10 @@ from typing import Annotated
 import typer
 
 from emissions_etl.cli.consolidation_option import ConsolidationOption
+from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
 from emissions_etl.cli.inventory_command import BaseYearOption, base_year_of, reading_year
 from emissions_etl.cli.organization_options import InventoryOrganizationOption, OrganizationsOption
-from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
+from emissions_etl.cli.quick_exit import fail_now, one_line
 from emissions_etl.cli.warehouse_options import (
     WarehouseDataOption,
     WarehouseMemoryOption,

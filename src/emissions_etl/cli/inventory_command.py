@@ -3,12 +3,8 @@ its report, its years side by side; a filed inventory written again as it was fi
 restatement against one; the records behind each line for an auditor (registered by
 ``cli/main.py``).
 
-Imports nothing heavy at module level (the CLI imports this module on every start). Exit codes as
-the other commands': 0 written (also for a warehouse nothing is loaded in); 2 an output name, the
-year, the approach, the organization (none named when the warehouse holds several, or one it
-holds no record of), a filed inventory it does not hold, or the warehouse file cannot be used;
-3 the warehouse cannot be read (a load holds it, or it is not a DuckDB file), or a filed
-inventory can no longer be reproduced.
+Imports nothing heavy at module level (the CLI imports this module on every start). Its exit
+codes: ``exit_codes.COMMAND_EXITS``.
 """
 
 from __future__ import annotations
@@ -19,9 +15,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from emissions_etl.cli.consolidation_option import ConsolidationOption
+from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
 from emissions_etl.cli.file_arguments import ANYWHERE
 from emissions_etl.cli.organization_options import InventoryOrganizationOption, OrganizationsOption
-from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
+from emissions_etl.cli.quick_exit import fail_now, one_line
 from emissions_etl.cli.warehouse_options import (
     WarehouseDataOption,
     WarehouseMemoryOption,

@@ -15,11 +15,12 @@ import typer
 
 from emissions_etl import __version__
 from emissions_etl.cli.consolidation_option import ConsolidationOption
+from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE
 from emissions_etl.cli.file_arguments import ANYWHERE, output_path, plan_inputs
 from emissions_etl.cli.limit_options import LimitsFileOption, SharedLimitsOption
 from emissions_etl.cli.organization_options import OrganizationOption, OrganizationsOption
 from emissions_etl.cli.scrubbed_output import scrub_output
-from emissions_etl.cli.terminal import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE, fail, out, warn
+from emissions_etl.cli.terminal import fail, out, warn
 from emissions_etl.cli.warehouse_options import (
     WarehouseDataOption,
     WarehouseMemoryOption,

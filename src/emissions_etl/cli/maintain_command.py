@@ -1,7 +1,6 @@
 """``emissions-etl maintain-warehouse``: the upkeep that keeps a warehouse fast as the nights
 add up (registered by ``cli.main``; ``warehouse._upkeep`` does the work). Imports nothing heavy
-at module level. Exit codes as the CLI's: 0 done (also when there was nothing to do), 2 no
-warehouse here or a setting it cannot use, 3 the warehouse failed."""
+at module level. Its exit codes: ``exit_codes.COMMAND_EXITS``."""
 
 from __future__ import annotations
 
@@ -9,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
+from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
+from emissions_etl.cli.quick_exit import fail_now, one_line
 from emissions_etl.cli.warehouse_options import (
     WarehouseDataOption,
     WarehouseMemoryOption,

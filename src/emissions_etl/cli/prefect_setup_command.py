@@ -81,7 +81,8 @@ def prefect_setup_command(
     """
     from rich.console import Console
 
-    from emissions_etl.cli.terminal import EXIT_FAILED, EXIT_UNUSABLE, fail
+    from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
+    from emissions_etl.cli.terminal import fail
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError
     from emissions_etl.orchestration.setup import setup_prefect
     from emissions_etl.orchestration.steps import project_directory

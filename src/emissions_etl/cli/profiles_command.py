@@ -10,7 +10,8 @@ from typing import Annotated, Any
 
 import typer
 
-from emissions_etl.cli.terminal import EXIT_UNUSABLE, fail, out
+from emissions_etl.cli.exit_codes import EXIT_UNUSABLE
+from emissions_etl.cli.terminal import fail, out
 
 
 def profiles_command(

@@ -7,7 +7,9 @@ from typing import NoReturn
 
 import typer
 
-EXIT_UNUSABLE, EXIT_FAILED = 2, 3
+# The codes are declared once (exit_codes); named here too for the commands that import them here.
+from emissions_etl.cli.exit_codes import EXIT_FAILED as EXIT_FAILED
+from emissions_etl.cli.exit_codes import EXIT_UNUSABLE as EXIT_UNUSABLE
 
 
 def fail_now(message: str, code: int) -> NoReturn:

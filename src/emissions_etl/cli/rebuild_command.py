@@ -1,12 +1,12 @@
 """``emissions-etl rebuild-warehouse``: the warehouse rebuilt from what the service holds
 (registered by ``cli.main``): for a lost or new warehouse file, a second worker's, or one that
-drifted from the service. Exit codes as the CLI's: 0 rebuilt, 2 settings unusable, 3 the
-service or the warehouse failed."""
+drifted from the service. Its exit codes: ``exit_codes.COMMAND_EXITS``."""
 
 from __future__ import annotations
 
+from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
 from emissions_etl.cli.limit_options import LimitsFileOption, SharedLimitsOption
-from emissions_etl.cli.terminal import EXIT_FAILED, EXIT_UNUSABLE, fail, out
+from emissions_etl.cli.terminal import fail, out
 from emissions_etl.cli.warehouse_options import (
     WarehouseDataOption,
     WarehouseMemoryOption,

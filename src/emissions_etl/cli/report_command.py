@@ -1,10 +1,7 @@
 """``emissions-etl report``: the warehouse as one HTML page (registered by ``cli.py``).
 
 Imports nothing heavy at module level: the CLI imports this module on every start, and plotly
-is loaded only when a report is actually written. Exit codes as the CLI's: 0 written (also for
-an empty warehouse), 2 no warehouse file, a setting it cannot use, a filed inventory it does not
-hold or the page cannot be written, 3 the warehouse cannot be read (a load holds it, or it is
-not a DuckDB file).
+is loaded only when a report is actually written. Its exit codes: ``exit_codes.COMMAND_EXITS``.
 """
 
 from __future__ import annotations
@@ -14,10 +11,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from emissions_etl.cli.consolidation_option import ConsolidationOption
+from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
 from emissions_etl.cli.file_arguments import ANYWHERE
 from emissions_etl.cli.inventory_command import BaseYearOption, YearOption
 from emissions_etl.cli.organization_options import OrganizationsOption
-from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
+from emissions_etl.cli.quick_exit import fail_now, one_line
 from emissions_etl.cli.warehouse_options import (
     WarehouseDataOption,
     WarehouseMemoryOption,

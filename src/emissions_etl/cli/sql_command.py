@@ -1,8 +1,8 @@
 """``emissions-etl sql``: read-only SQL over the warehouse for analysts (registered by
 ``cli.main``): the DuckDB file opened read-only, or the DuckLake attached read-only, as plain
 DuckDB would; the rows are fetched and printed a chunk at a time, so a result of any size
-prints (the table format shows the first ``TABLE_ROWS``). Exit codes: 0 printed, 2 the query
-or the warehouse cannot be used, 3 DuckDB ran out of memory (the line names the setting)."""
+prints (the table format shows the first ``TABLE_ROWS``). Its exit codes:
+``exit_codes.COMMAND_EXITS``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from emissions_etl.cli.terminal import EXIT_FAILED, EXIT_UNUSABLE, fail, out
+from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
+from emissions_etl.cli.terminal import fail, out
 from emissions_etl.cli.warehouse_options import (
     WarehouseDataOption,
     WarehouseMemoryOption,

@@ -15,6 +15,12 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+# The codes are declared once (exit_codes); named here too for the commands that import them here.
+from emissions_etl.cli.exit_codes import EXIT_FAILED as EXIT_FAILED
+from emissions_etl.cli.exit_codes import EXIT_OK as EXIT_OK
+from emissions_etl.cli.exit_codes import EXIT_REJECTS as EXIT_REJECTS
+from emissions_etl.cli.exit_codes import EXIT_UNUSABLE
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -25,7 +31,6 @@ if TYPE_CHECKING:
     from emissions_etl.resources import ResourceSpec
     from emissions_etl.storage import AnyPath
 
-EXIT_OK, EXIT_REJECTS, EXIT_UNUSABLE, EXIT_FAILED = 0, 1, 2, 3
 #: Rejects printed with their reasons before "and N more".
 REJECTS_SHOWN = 10
 _PIPED_WIDTH = 10_000

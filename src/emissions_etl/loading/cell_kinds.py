@@ -62,7 +62,7 @@ class Parsed:
 
     values: pd.Series
     bad: np.ndarray
-    code: str = RejectCode.INVALID_FORMAT
+    code: RejectCode = RejectCode.INVALID_FORMAT
     message: str = ""
 
 
@@ -158,7 +158,10 @@ def _weekdays(filled: pd.Series, control: np.ndarray) -> Parsed:
     read = filled.map(mapping, na_action="ignore")
     bad = (filled.notna().to_numpy() & read.isna().to_numpy()) | control
     return Parsed(
-        read.astype("str"), bad, "INVALID_WEEKDAYS", "must be weekdays like Mon-Fri or 0,1,2,3,4"
+        read.astype("str"),
+        bad,
+        RejectCode.INVALID_WEEKDAYS,
+        "must be weekdays like Mon-Fri or 0,1,2,3,4",
     )
 
 

@@ -101,7 +101,7 @@ class Catalog(Protocol):
     def describe_resource(self, resource: str, *, is_aggregate: bool, description: str) -> None: ...
 
     def create_resource_view(
-        self, resource: str, columns: Sequence[tuple[str, str, str]]
+        self, resource: str, columns: Sequence[tuple[str, str, str, str]], *, description: str
     ) -> None: ...
 
 

@@ -15,7 +15,9 @@ def describe(writer: LoadWarehouse, spec: ResourceSpec) -> None:
         spec.name, is_aggregate=spec.readback.is_aggregate, description=spec.description
     )
     writer.catalog.create_resource_view(
-        spec.name, [(c.name, c.sql_type, c.path or f"$.{c.name}") for c in spec.view_columns]
+        spec.name,
+        [(c.name, c.sql_type, c.path or f"$.{c.name}", c.meaning) for c in spec.view_columns],
+        description=spec.description,
     )
     writer.inventory.declare_inventory_rule(spec.name, spec.inventory)
 

@@ -29,9 +29,9 @@ from emissions_etl.sources.cells import as_text, is_blank
 from emissions_etl.sources.formula_errors import formula_error, formula_errors
 
 #: A value no table of the profile holds (and no default applies).
-UNMAPPED_VALUE = "UNMAPPED_VALUE"
+UNMAPPED_VALUE = RejectCode.UNMAPPED_VALUE
 #: A value the table says is not an activity of the resource (a car wash on a fuel card).
-NOT_AN_ACTIVITY = "NOT_AN_ACTIVITY"
+NOT_AN_ACTIVITY = RejectCode.NOT_AN_ACTIVITY
 #: How many known values a message lists before "...".
 KNOWN_SHOWN = 12
 

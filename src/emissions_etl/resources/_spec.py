@@ -172,11 +172,13 @@ class Finding:
 
 @dataclass(frozen=True)
 class ViewColumn:
-    """A column of the resource's analyst view: a field of the service's record, typed."""
+    """A column of the resource's analyst view: a field of the service's record, typed, and
+    what it means (the column's comment in the warehouse, and its line in the docs)."""
 
     name: str
     sql_type: str = "VARCHAR"
     path: str | None = None  # JSON path inside the record when not ``$.name``
+    meaning: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)

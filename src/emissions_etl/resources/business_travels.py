@@ -109,17 +109,41 @@ SPEC = ResourceSpec(
     # in vehicles owned or operated by third parties (planes, trains, taxis, rental cars).
     inventory=InventoryRule(scope="3", category="6"),
     view_columns=(
-        ViewColumn("travel_date", "DATE"),
-        ViewColumn("transport_type"),
-        ViewColumn("distance_km", "DOUBLE"),
-        ViewColumn("origin"),
-        ViewColumn("destination"),
-        ViewColumn("travel_number", "INTEGER"),
-        ViewColumn("round_trip", "BOOLEAN"),
-        ViewColumn("vehicle_size"),
-        ViewColumn("fuel_type"),
-        ViewColumn("flight_type"),
-        ViewColumn("cabin_class"),
+        ViewColumn(
+            "travel_date", "DATE", meaning="Day of the trip (the outbound day of a round trip)."
+        ),
+        ViewColumn(
+            "transport_type",
+            meaning="car, metro, train, trolleybus, bus, motorbike, aircraft or ferry.",
+        ),
+        ViewColumn(
+            "distance_km",
+            "DOUBLE",
+            meaning="One-way distance in km; the service's own when origin and destination were "
+            "given.",
+        ),
+        ViewColumn("origin", meaning="Where the trip starts (an address)."),
+        ViewColumn("destination", meaning="Where the trip ends (an address)."),
+        ViewColumn("travel_number", "INTEGER", meaning="Travellers on the trip, 1 to 1000."),
+        ViewColumn(
+            "round_trip", "BOOLEAN", meaning="True for a round trip (the distance counts twice)."
+        ),
+        ViewColumn(
+            "vehicle_size", meaning="Car or motorbike only: small, medium, large or average."
+        ),
+        ViewColumn(
+            "fuel_type",
+            meaning="Car or motorbike only: petrol, diesel, cng, lpg, unknown, "
+            "plug_in_hybrid_electric or battery_electric.",
+        ),
+        ViewColumn(
+            "flight_type",
+            meaning="Aircraft only: domestic, short_haul_international or long_haul_international.",
+        ),
+        ViewColumn(
+            "cabin_class",
+            meaning="Aircraft only: economy, premium_economy, business, first or average.",
+        ),
     ),
 )
 

@@ -117,17 +117,35 @@ SPEC = ResourceSpec(
     date_fields=("start_date", "end_date"),
     depends_on=("employees",),
     view_columns=(
-        ViewColumn("employee_id"),
-        ViewColumn("start_date", "DATE"),
-        ViewColumn("end_date", "DATE"),
-        ViewColumn("commuting_type"),
-        ViewColumn("transport_type"),
-        ViewColumn("total_km", "DOUBLE"),
-        ViewColumn("weekly_travels", "JSON"),
-        ViewColumn("daily_trips", "INTEGER"),
-        ViewColumn("vehicle_size"),
-        ViewColumn("fuel_type"),
-        ViewColumn("carpool", "BOOLEAN"),
+        ViewColumn(
+            "employee_id", meaning="The service's id of the employee who commutes (employees)."
+        ),
+        ViewColumn("start_date", "DATE", meaning="First day of the period."),
+        ViewColumn("end_date", "DATE", meaning="Last day of the period."),
+        ViewColumn(
+            "commuting_type", meaning="in_itinere (home to work) or in_labore (travel during work)."
+        ),
+        ViewColumn(
+            "transport_type",
+            meaning="car, bus, train, metro, tram, motorbike, bicycle, walking, telecommuting, "
+            "electric_kick_scooter or trolleybus.",
+        ),
+        ViewColumn("total_km", "DOUBLE", meaning="Km of one trip."),
+        ViewColumn(
+            "weekly_travels",
+            "JSON",
+            meaning="The weekdays travelled, as a JSON list (0 is Monday).",
+        ),
+        ViewColumn("daily_trips", "INTEGER", meaning="Trips a day (2 for there and back)."),
+        ViewColumn(
+            "vehicle_size", meaning="Car or motorbike size: small, medium, large or average."
+        ),
+        ViewColumn(
+            "fuel_type",
+            meaning="Car or motorbike fuel: petrol, diesel, cng, lpg, unknown, "
+            "plug_in_hybrid_electric or battery_electric.",
+        ),
+        ViewColumn("carpool", "BOOLEAN", meaning="True when the car is shared."),
     ),
     inventory=InventoryRule(scope="3", category=COMMUTING_CATEGORY),
     input_column_of_field={"employee_id": "employee", "EMPLOYEE_NOT_FOUND": "employee"},

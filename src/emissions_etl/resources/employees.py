@@ -93,9 +93,9 @@ SPEC = ResourceSpec(
     ),
     record_fields=("name", "email", "situation", "status"),
     view_columns=(
-        ViewColumn("name"),
-        ViewColumn("email"),
-        ViewColumn("situation"),
+        ViewColumn("name", meaning="The employee's full name."),
+        ViewColumn("email", meaning="The employee's work e-mail."),
+        ViewColumn("situation", meaning="active, inactive or terminated."),
     ),
     input_column_of_field={"EMPLOYEE_NOT_FOUND": "email"},
 )

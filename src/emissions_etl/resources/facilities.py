@@ -111,14 +111,30 @@ SPEC = ResourceSpec(
         "facility_purpose_type",
     ),  # fmt: skip
     view_columns=(
-        ViewColumn("name"),
-        ViewColumn("type"),
-        ViewColumn("country"),
-        ViewColumn("address"),
-        ViewColumn("logistic_factor", "DOUBLE"),
-        ViewColumn("categories", "JSON"),
-        ViewColumn("cups_list", "JSON"),
-        ViewColumn("co2e_biomass_kg", "DOUBLE", "$.co2e_biomass"),
+        ViewColumn("name", meaning="The facility's name."),
+        ViewColumn("type", meaning="The facility's type (office, warehouse, factory, ...)."),
+        ViewColumn("country", meaning="ISO 3166-1 country code."),
+        ViewColumn("address", meaning="Street address."),
+        ViewColumn(
+            "logistic_factor",
+            "DOUBLE",
+            meaning="Share of the facility's scope 2 that logistics reports count, 0 to 1.",
+        ),
+        ViewColumn(
+            "categories",
+            "JSON",
+            meaning="Consumption categories enabled (JSON list: heat, electricity, water, "
+            "recharge).",
+        ),
+        ViewColumn(
+            "cups_list", "JSON", meaning="Electricity supply point (CUPS) codes (JSON list)."
+        ),
+        ViewColumn(
+            "co2e_biomass_kg",
+            "DOUBLE",
+            "$.co2e_biomass",
+            meaning="co2e of biomass in kg, reported apart.",
+        ),
     ),
 )
 

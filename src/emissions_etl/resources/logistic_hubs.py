@@ -93,12 +93,21 @@ SPEC = ResourceSpec(
     ),  # fmt: skip
     depends_on=("facilities",),
     view_columns=(
-        ViewColumn("name"),
-        ViewColumn("type"),
-        ViewColumn("category"),
-        ViewColumn("address"),
-        ViewColumn("country"),
-        ViewColumn("supercharger", "BOOLEAN"),
+        ViewColumn("name", meaning="The hub's name, unique in the organization."),
+        ViewColumn(
+            "type",
+            meaning="owned (run by the organization, linked to a facility) or subcontracted.",
+        ),
+        ViewColumn(
+            "category", meaning="Hub category (ISO 14083 hub types), e.g. warehouse_ambient."
+        ),
+        ViewColumn("address", meaning="Street address."),
+        ViewColumn("country", meaning="ISO 3166-1 country code."),
+        ViewColumn(
+            "supercharger",
+            "BOOLEAN",
+            meaning="True when the hub has electric vehicle fast chargers.",
+        ),
     ),
     input_column_of_field={
         "facility_id": "facility",

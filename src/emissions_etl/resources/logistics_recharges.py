@@ -155,12 +155,23 @@ SPEC = ResourceSpec(
         ("POST", "/v1/logistics/recharges"): LimitPolicy(rate_per_second=30),
     },
     view_columns=(
-        ViewColumn("date", "DATE"),
-        ViewColumn("fuel_id"),
-        ViewColumn("country"),
-        ViewColumn("quantity", "DOUBLE"),
-        ViewColumn("vehicle_license_plate"),
-        ViewColumn("toc_id"),
+        ViewColumn("date", "DATE", meaning="Day of the recharge."),
+        ViewColumn(
+            "fuel_id",
+            meaning="The service's id of the fuel (diesel, petrol, lpg, cng, lng, electricity).",
+        ),
+        ViewColumn("country", meaning="Country of the recharge, two-letter ISO code."),
+        ViewColumn(
+            "quantity",
+            "DOUBLE",
+            meaning="Quantity in the fuel's unit: litres, kWh for electricity, kg for CNG.",
+        ),
+        ViewColumn("vehicle_license_plate", meaning="Plate of the vehicle recharged, if given."),
+        ViewColumn(
+            "toc_id",
+            meaning="The service's id of the vehicle type (transport operation category), if "
+            "given.",
+        ),
     ),
     inventory=InventoryRule(
         scope=f"CASE WHEN {_FUEL} IN ({_ELECTRICITY}) THEN 2 WHEN {_FUEL} IS NOT NULL THEN 1 END",

@@ -148,15 +148,36 @@ SPEC = ResourceSpec(
     date_fields=("start_date", "end_date"),
     depends_on=("vehicles",),
     view_columns=(
-        ViewColumn("vehicle_id"),
-        ViewColumn("quantity", "DOUBLE", "$.data.quantity"),
-        ViewColumn("unit", "VARCHAR", "$.data.unit"),
-        ViewColumn("start_date", "DATE", "$.data.start_date"),
-        ViewColumn("end_date", "DATE", "$.data.end_date"),
-        ViewColumn("custom_id", "VARCHAR", "$.data.custom_id"),
-        ViewColumn("fuel_consumed", "DOUBLE", "$.data.fuel_consumed"),
-        ViewColumn("distance_km", "DOUBLE", "$.data.distance_km"),
-        ViewColumn("error_code"),
+        ViewColumn("vehicle_id", meaning="The service's id of the vehicle (vehicles)."),
+        ViewColumn("quantity", "DOUBLE", "$.data.quantity", meaning="Quantity consumed, in unit."),
+        ViewColumn(
+            "unit", "VARCHAR", "$.data.unit", meaning="liters, kilograms, tonnes, kWh or km."
+        ),
+        ViewColumn(
+            "start_date", "DATE", "$.data.start_date", meaning="First day of the consumption."
+        ),
+        ViewColumn("end_date", "DATE", "$.data.end_date", meaning="Last day of the consumption."),
+        ViewColumn(
+            "custom_id",
+            "VARCHAR",
+            "$.data.custom_id",
+            meaning="The row's key as sent (a fuel card transaction or invoice reference).",
+        ),
+        ViewColumn(
+            "fuel_consumed",
+            "DOUBLE",
+            "$.data.fuel_consumed",
+            meaning="Fuel consumed, in unit (null when the quantity is a distance).",
+        ),
+        ViewColumn(
+            "distance_km",
+            "DOUBLE",
+            "$.data.distance_km",
+            meaning="Distance driven in km (null when the quantity is fuel or energy).",
+        ),
+        ViewColumn(
+            "error_code", meaning="The service's code when it could not calculate the record."
+        ),
     ),
     inventory=InventoryRule(
         scope=f"CASE WHEN {_BY_OWNERSHIP} AND parent IS NULL THEN NULL "

@@ -142,15 +142,19 @@ SPEC = ResourceSpec(
         "size",
     ),  # fmt: skip
     view_columns=(
-        ViewColumn("license_plate"),
-        ViewColumn("name"),
-        ViewColumn("type"),
-        ViewColumn("ownership"),
-        ViewColumn("country"),
-        ViewColumn("vehicle_fuel_id"),
-        ViewColumn("registration_year", "INTEGER"),
-        ViewColumn("market_segment"),
-        ViewColumn("size"),
+        ViewColumn("license_plate", meaning="The vehicle's license plate."),
+        ViewColumn("name", meaning="What the fleet calls the vehicle (its alias)."),
+        ViewColumn("type", meaning="passenger or freight."),
+        ViewColumn("ownership", meaning="owned or rented (renting and leasing are rented)."),
+        ViewColumn("country", meaning="ISO 3166-1 country code where the vehicle runs."),
+        ViewColumn("vehicle_fuel_id", meaning="The service's id of the vehicle's fuel."),
+        ViewColumn("registration_year", "INTEGER", meaning="Year of first registration."),
+        ViewColumn(
+            "market_segment",
+            meaning="Car market segment: mini, supermini, lower_medium, upper_medium, executive, "
+            "luxury, sports, dual_purpose_4x4 or mpv.",
+        ),
+        ViewColumn("size", meaning="Car size: small_car, medium, large_car or average_car."),
     ),
     input_column_of_field={
         "vehicle_fuel_id": "vehicle_fuel",

@@ -177,16 +177,23 @@ SPEC = ResourceSpec(
     date_fields=("start_date", "end_date"),
     depends_on=("facilities",),
     view_columns=(
-        ViewColumn("identification_name"),
-        ViewColumn("start_date", "DATE"),
-        ViewColumn("end_date", "DATE"),
-        ViewColumn("base_quantity", "DOUBLE"),
-        ViewColumn("quantity_t", "DOUBLE", "$.quantity"),
-        ViewColumn("low_code"),
-        ViewColumn("rd_code"),
-        ViewColumn("destination"),
-        ViewColumn("ingest_job_id"),
-        ViewColumn("error_code"),
+        ViewColumn("identification_name", meaning="Waste identifier or invoice number."),
+        ViewColumn("start_date", "DATE", meaning="First day of the waste period."),
+        ViewColumn("end_date", "DATE", meaning="Last day of the waste period."),
+        ViewColumn("base_quantity", "DOUBLE", meaning="Quantity in the row's unit."),
+        ViewColumn(
+            "quantity_t",
+            "DOUBLE",
+            "$.quantity",
+            meaning="Quantity in tonnes, as the service converted it.",
+        ),
+        ViewColumn("low_code", meaning="European Waste List (LER) code."),
+        ViewColumn("rd_code", meaning="Treatment: R1 to R13 (recovery) or D1 to D15 (disposal)."),
+        ViewColumn("destination", meaning="Treatment plant or waste manager."),
+        ViewColumn("ingest_job_id", meaning="The ingest job that created the record."),
+        ViewColumn(
+            "error_code", meaning="The service's code when it could not calculate the record."
+        ),
     ),
     # GHG Protocol Scope 3 Standard, category 5 "Waste generated in operations": the treatment
     # by third parties of the waste the company's operations generate.

@@ -13,6 +13,7 @@ import duckdb
 from emissions_etl.warehouse import _inventory
 from emissions_etl.warehouse._conflicts import retrying
 from emissions_etl.warehouse._delete_insert import quote, transaction
+from emissions_etl.warehouse._descriptions import resource_view
 from emissions_etl.warehouse._schema import replace_view
 
 
@@ -40,10 +41,13 @@ class WarehouseCatalog:
             )
 
     @retrying
-    def create_resource_view(self, resource: str, columns: Sequence[tuple[str, str, str]]) -> None:
+    def create_resource_view(
+        self, resource: str, columns: Sequence[tuple[str, str, str, str]], *, description: str
+    ) -> None:
         """A view named after ``resource``: its rows of ``emissions`` plus ``columns``
-        (name, SQL type, JSON path) read from the record the service returned. A resource
-        named like a warehouse table (``facilities``) has that table instead: no view."""
+        (name, SQL type, JSON path, meaning) read from the record the service returned, with
+        ``description`` (what its records are) and each column's meaning as its comments. A
+        resource named like a warehouse table (``facilities``) has that table instead: no view."""
         # duckdb_tables() of the database in use, not information_schema: on a lake that one
         # reads every attached catalog, a tenth of a small load's time.
         table = self._con.execute(
@@ -55,8 +59,9 @@ class WarehouseCatalog:
             return
         fields = "".join(
             f", TRY_CAST(json_extract_string(r.payload, '{path}') AS {sql_type}) AS {quote(name)}"
-            for name, sql_type, path in columns
+            for name, sql_type, path, _ in columns
         )
+        described = resource_view(resource, description, [(c[0], c[3]) for c in columns])
         replace_view(
             self._con,
             resource,
@@ -65,6 +70,7 @@ class WarehouseCatalog:
             "AND r.remote_id = e.remote_id "
             "AND r.organization_id IS NOT DISTINCT FROM e.organization_id "
             f"WHERE e.resource = '{resource.replace(chr(39), '')}'",
+            described=(described,),
         )
 
 

@@ -4,7 +4,9 @@ Tables come from numbered migrations (``ddl.sql`` is version 1, ``migration_<n>.
 are replaced when ``views.sql`` changes, so a view that gains a column reaches old files without
 a migration. A DuckLake gets the same migrations with their PRIMARY KEY and CHECK constraints
 left out (DuckLake has none: the writer keeps keys unique, as it does in the file), so one
-schema serves both.
+schema serves both. What each table, view and column means (``descriptions.toml``) is written
+with them as DuckDB comments (``_descriptions``), when they are made or their description
+changes.
 The GHG inventory's views are composed after, from the rules stored in the warehouse
 (``_inventory.compose``, called by ``Warehouse.writer``).
 """
@@ -16,6 +18,14 @@ import re
 from importlib.resources import files
 
 import duckdb
+
+from emissions_etl.warehouse._descriptions import (
+    Described,
+    declared,
+    fingerprint,
+    made_by,
+    write_comments,
+)
 
 #: The newest schema version this code writes.
 SCHEMA_VERSION = 6
@@ -71,12 +81,13 @@ def ensure_schema(
     con.begin()
     try:
         version = current_version(con, lake=lake)
+        migrated = False
         for number in sorted(n for n in _MIGRATIONS if n > version):
             sql = _sql(_MIGRATIONS[number])
             con.execute(for_lake(sql) if lake else sql)
             con.execute("INSERT INTO schema_version VALUES (?, now())", [number])
-            version = number
-        _replace_views(con)
+            version, migrated = number, True
+        _replace_views(con, force=migrated)
         if organization_id is not None:
             _claim_unowned_rows(con, organization_id)
         con.commit()
@@ -86,18 +97,35 @@ def ensure_schema(
     return version
 
 
-def _replace_views(con: duckdb.DuckDBPyConnection) -> None:
-    replace_view(con, "views.sql", _sql("views.sql"))
+def _replace_views(con: duckdb.DuckDBPyConnection, *, force: bool) -> None:
+    """``views.sql``, with the comments of its views and of every table: made again when either
+    changed, or when a migration ran (a table it rebuilt lost its comments, a column it added
+    has none), and left alone otherwise (one look at ``view_version``)."""
+    sql = _sql("views.sql")
+    tables = tuple(item for item in declared() if item.kind == "table")
+    replace_view(con, "views.sql", sql, described=made_by(sql) + tables, force=force)
 
 
-def replace_view(con: duckdb.DuckDBPyConnection, name: str, statement: str) -> None:
-    """Run ``statement`` (CREATE OR REPLACE VIEW ...) unless the view ``name`` was made by the
-    same statement: a lake's writers would otherwise change its catalog at every open."""
-    digest = hashlib.sha256(statement.encode()).hexdigest()[:16]
+def replace_view(
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    statement: str,
+    *,
+    described: tuple[Described, ...] | None = None,
+    force: bool = False,
+) -> None:
+    """Run ``statement`` (CREATE OR REPLACE VIEW ...) and comment what it made (``described``;
+    default: the declared views and macros it creates), unless the view ``name`` was made by
+    the same statement and comments: a lake's writers would otherwise change its catalog at
+    every open. ``force``: run them whatever ``view_version`` holds."""
+    objects = made_by(statement) if described is None else described
+    made = statement + "\n" + fingerprint(objects)
+    digest = hashlib.sha256(made.encode()).hexdigest()[:16]
     held = con.execute("SELECT digest FROM view_version WHERE name = ?", [name]).fetchall()
-    if held == [(digest,)]:
+    if held == [(digest,)] and not force:
         return
     con.execute(statement)
+    write_comments(con, objects)
     con.execute("DELETE FROM view_version WHERE name = ?", [name])
     con.execute("INSERT INTO view_version VALUES (?, ?, now())", [name, digest])
 
