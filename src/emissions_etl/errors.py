@@ -20,7 +20,9 @@ never from message text. User-facing commands turn any of them into one clear li
     │   ├── EmptySourceError        a header but no data rows
     │   ├── StorageError            the object store holding a file or folder cannot be reached
     │   │                           or refuses access (s3://, gs://, az://)
-    │   └── MirrorRefusedError      ``--mirror`` would delete too much, or the file is not whole
+    │   ├── MirrorRefusedError      ``--mirror`` would delete too much, or the file is not whole
+    │   └── TableSourceError        a table source cannot be read: a database it cannot attach,
+    │                               a query DuckDB refuses, a key column the query lacks
     ├── ApiError                    the service answered, or could not be reached
     │   ├── TransportError          connection refused, reset, TLS or timeout (transient)
     │   └── ApiStatusError          an HTTP error status; carries status, code, problem details
@@ -131,6 +133,12 @@ class MirrorRefusedError(InputError):
         super().__init__(path, reason)
         self.gone = gone
         self.held = held
+
+
+class TableSourceError(InputError):
+    """A table source (``load --from-sql``, a sources file) cannot be read: a database named by
+    ``--attach`` that cannot be attached, a query DuckDB refuses, a ``--key`` column its
+    result lacks, a sources file that cannot be used. ``path`` is the source's name."""
 
 
 class ApiError(EmissionsEtlError):

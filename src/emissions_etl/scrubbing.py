@@ -64,6 +64,7 @@ _SHAPES = (
     re.compile(r"([?&]X-Amz-(?:Signature|Security-Token|Credential)=)([^&\s]+)", re.IGNORECASE),
 )
 _CONNINFO_PASSWORD = re.compile(r"\bpassword\s*=\s*('(?:[^'\\]|\\.)*'|[^\s;'\"]+)", re.I)
+_URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s/@]+)@", re.I)
 
 _kept: set[str] = set()
 _files: dict[Path, tuple[int, tuple[str, ...]]] = {}
@@ -78,6 +79,15 @@ def keep_secret(value: object) -> None:
     text = str(reveal() if callable(reveal) else value)
     if text:
         _kept.add(text)
+
+
+def keep_conninfo_secrets(text: str) -> None:
+    """Remember the passwords ``text`` holds as a libpq conninfo (``password=...``) or a URL
+    (``scheme://user:password@host``): a table source's ``--attach`` names them."""
+    for found in _CONNINFO_PASSWORD.findall(text):
+        keep_secret(_unquoted(found))
+    for found in _URL_PASSWORD.findall(text):
+        keep_secret(found)
 
 
 def known_secrets(environ: Mapping[str, str] | None = None) -> set[str]:
@@ -174,4 +184,11 @@ def _aws_credentials(text: str) -> list[str]:
     ]
 
 
-__all__ = ["MASK", "SECRET_VARIABLES", "keep_secret", "known_secrets", "scrub"]
+__all__ = [
+    "MASK",
+    "SECRET_VARIABLES",
+    "keep_conninfo_secrets",
+    "keep_secret",
+    "known_secrets",
+    "scrub",
+]

@@ -9,7 +9,7 @@ import duckdb
 import pytest
 
 from emissions_etl.warehouse import Warehouse
-from emissions_etl.warehouse._extensions import load_packaged
+from emissions_etl.duckdb_extensions import load_packaged
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -15,6 +15,15 @@ from emissions_etl.sources.headers import HeaderMatch
 
 #: Origin columns added to every batch (file name, sheet name or "", row as the file shows it).
 ORIGIN_COLUMNS = ("_file", "_sheet", "_row")
+#: The row's key as its source names it, beside the origin of a table source's rows
+#: (``txn_id=T-0101``): where a person finds the row in the ERP. Files' batches have none.
+ROW_KEY_COLUMN = "_key"
+
+
+def carried_origin(frame: pd.DataFrame) -> list[str]:
+    """The origin columns ``frame`` carries: ``ORIGIN_COLUMNS``, and the row key when it has
+    one."""
+    return [*ORIGIN_COLUMNS, *([ROW_KEY_COLUMN] if ROW_KEY_COLUMN in frame.columns else [])]
 
 
 def build_batch(
@@ -24,8 +33,10 @@ def build_batch(
     *,
     file: str,
     sheet: str,
+    keep_empty: bool = False,
 ) -> pd.DataFrame:
-    """A frame of ``rows`` named by ``header``, fully-empty rows dropped (numbers not reused).
+    """A frame of ``rows`` named by ``header``, fully-empty rows dropped (numbers not reused)
+    unless ``keep_empty`` (a table's rows: each is a row of its source, its key says which).
 
     Cells under a blank header cell are dropped: nobody can say what they mean.
     """
@@ -37,7 +48,7 @@ def build_batch(
     keep = [position for position, name in enumerate(header.names) if name]
     frame = frame[keep]
     frame.columns = [header.names[position] for position in keep]
-    filled = _filled_mask(frame)
+    filled = None if keep_empty else _filled_mask(frame)
     if filled is not None:
         frame = frame[filled]
         row_numbers = row_numbers[filled]

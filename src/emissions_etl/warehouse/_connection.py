@@ -21,7 +21,7 @@ from pandas.errors import Pandas4Warning
 from emissions_etl.errors import WarehouseError, WarehouseMemoryError
 from emissions_etl.scrubbing import scrub
 from emissions_etl.warehouse._conflicts import is_conflict
-from emissions_etl.warehouse._extensions import (
+from emissions_etl.duckdb_extensions import (
     LOAD_WITHOUT_SIGNATURE_CHECK,
     forbid_downloads,
     load_packaged,

@@ -1,4 +1,6 @@
-"""DuckDB extensions from the installed packages, never downloaded at run time.
+"""DuckDB extensions from the installed packages, never downloaded at run time: the
+warehouse's (ducklake, postgres_scanner, httpfs, aws) and the table sources' readers
+(``emissions_etl.tables``: postgres_scanner, mysql_scanner, sqlite_scanner, iceberg, delta).
 
 DuckDB fetches an extension from its own server on ``INSTALL`` or first use, which fails on a
 machine without that network (and is a supply-chain step a nightly load should not take).
@@ -17,30 +19,36 @@ connection would also load another unsigned binary a statement names: only ours 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
 
 import duckdb
 
-from emissions_etl.errors import WarehouseError
+from emissions_etl.errors import EmissionsEtlError, WarehouseError
 
 #: The start-up setting of a connection that loads packaged extensions (see above).
 LOAD_WITHOUT_SIGNATURE_CHECK = {"allow_unsigned_extensions": True}
 
 
-def load_packaged(con: duckdb.DuckDBPyConnection, name: str) -> None:
-    """LOAD extension ``name`` from its package (``duckdb_extension_<name>``)."""
+def load_packaged(
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    error: Callable[[str], EmissionsEtlError] = WarehouseError,
+) -> None:
+    """LOAD extension ``name`` from its package (``duckdb_extension_<name>``); ``error``
+    makes the error of a package not installed (the warehouse's, a table source's)."""
     package = f"duckdb-extension-{name.replace('_', '-')}"
     try:
         module = import_module(f"duckdb_extension_{name}")
     except ImportError:
-        raise WarehouseError(
+        raise error(
             f"the DuckDB extension {name} is not installed: install {package}=={duckdb.__version__}"
         ) from None
     folder = Path(str(module.__file__)).parent / "extensions" / f"v{duckdb.__version__}"
     binary = folder / f"{name}.duckdb_extension"
     if not binary.is_file():
-        raise WarehouseError(
+        raise error(
             f"{package} holds no {name} extension for DuckDB {duckdb.__version__} "
             f"(looked in {folder}): install the version of the package that matches DuckDB's"
         )
