@@ -8,8 +8,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from emissions_etl.warehouse import Warehouse
 from emissions_etl.duckdb_extensions import load_packaged
+from emissions_etl.warehouse import Warehouse
 
 pytestmark = pytest.mark.timeout(120)
 

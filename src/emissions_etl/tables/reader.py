@@ -97,7 +97,9 @@ class TableReader:
             described = self._con.execute(f"DESCRIBE SELECT * FROM ({self.source.query})")
             names = [str(row[0]) for row in described.fetchall()]
         except duckdb.Error as error:
-            raise TableSourceError(self.source.source_name, f"the query: {_reason(error)}") from None
+            raise TableSourceError(
+                self.source.source_name, f"the query: {_reason(error)}"
+            ) from None
         missing = [column for column in self.source.key if column not in names]
         if missing:
             raise TableSourceError(
@@ -118,7 +120,9 @@ class TableReader:
             result = self._con.execute(_ordered(self.source.query, self.source.key, names))
             reader = result.to_arrow_reader(batch_rows)
         except duckdb.Error as error:
-            raise TableSourceError(self.source.source_name, f"the query: {_reason(error)}") from None
+            raise TableSourceError(
+                self.source.source_name, f"the query: {_reason(error)}"
+            ) from None
         first = 1
         while True:
             try:

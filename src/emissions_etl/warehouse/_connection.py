@@ -18,14 +18,14 @@ import duckdb
 import pandas as pd
 from pandas.errors import Pandas4Warning
 
-from emissions_etl.errors import WarehouseError, WarehouseMemoryError
-from emissions_etl.scrubbing import scrub
-from emissions_etl.warehouse._conflicts import is_conflict
 from emissions_etl.duckdb_extensions import (
     LOAD_WITHOUT_SIGNATURE_CHECK,
     forbid_downloads,
     load_packaged,
 )
+from emissions_etl.errors import WarehouseError, WarehouseMemoryError
+from emissions_etl.scrubbing import scrub
+from emissions_etl.warehouse._conflicts import is_conflict
 from emissions_etl.warehouse._memory import MemorySettings, shown, spill_closed, spill_folder
 from emissions_etl.warehouse._resting import prepare, release
 from emissions_etl.warehouse._store_secret import attach_store

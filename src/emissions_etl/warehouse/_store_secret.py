@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import duckdb
 
+from emissions_etl.duckdb_extensions import load_packaged
 from emissions_etl.errors import WarehouseError
 from emissions_etl.scrubbing import scrub
 from emissions_etl.storage import is_url, s3_endpoint
-from emissions_etl.duckdb_extensions import load_packaged
 
 #: Schemes of the data paths httpfs writes through an S3 secret.
 S3_SCHEMES = ("s3://", "s3a://")
