@@ -7,8 +7,9 @@ Environment variables are the public contract: ``EMISSIONS_API_URL``, ``EMISSION
 folder and threads,
 ``EMISSIONS_WAREHOUSE_RETENTION_DAYS`` for how long a lake keeps its snapshots),
 ``EMISSIONS_LIMITS_FILE``, ``EMISSIONS_SHARED_LIMITS`` and ``EMISSIONS_CONSOLIDATION`` (the GHG
-inventory's consolidation approach); for Prefect deployments also ``EMISSIONS_INBOX`` and
-``EMISSIONS_PROJECT_DIR`` (read when a run starts).
+inventory's consolidation approach); for Prefect deployments also ``EMISSIONS_INBOX``,
+``EMISSIONS_SOURCES`` (the table sources) and ``EMISSIONS_PROJECT_DIR`` (read when a run
+starts).
 """
 
 from __future__ import annotations
@@ -101,6 +102,11 @@ class Settings(BaseSettings):
         default=None,
         description="TOML file of the organizations to load, each with its own key "
         "(emissions_etl.organizations)",
+    )
+    sources: Path | None = Field(
+        default=None,
+        description="TOML file of table sources the nightly syncs after its inbox: name, "
+        "resource, query, key, databases to attach (emissions_etl.tables.sources_file)",
     )
     project_dir: Path | None = Field(
         default=None, description="Folder holding flows/, where deployment runs start"

@@ -8,6 +8,7 @@ commands, so ``--help`` and ``--version`` answer at once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -20,6 +21,13 @@ from emissions_etl.cli.file_arguments import ANYWHERE, output_path, plan_inputs
 from emissions_etl.cli.limit_options import LimitsFileOption, SharedLimitsOption
 from emissions_etl.cli.organization_options import OrganizationOption, OrganizationsOption
 from emissions_etl.cli.scrubbed_output import scrub_output
+from emissions_etl.cli.table_options import (
+    AttachOption,
+    FromSqlOption,
+    KeyOption,
+    SourcesOption,
+    planned_tables,
+)
 from emissions_etl.cli.terminal import fail, out, warn
 from emissions_etl.cli.warehouse_options import (
     WarehouseDataOption,
@@ -40,7 +48,7 @@ from emissions_etl.cli.webhook_options import (
 )
 
 if TYPE_CHECKING:
-    from emissions_etl.loading.file_plan import PlannedFile
+    from emissions_etl.loading.file_loads import Planned
     from emissions_etl.storage import AnyPath
 
 app = typer.Typer(
@@ -139,8 +147,9 @@ def main(
 @app.command()
 def validate(
     file: Annotated[
-        str, typer.Argument(help=f"xlsx or csv file to check, or a folder of them ({ANYWHERE}).")
-    ],
+        str | None,
+        typer.Argument(help=f"xlsx or csv file to check, or a folder of them ({ANYWHERE})."),
+    ] = None,
     resource: ResourceOption = None,
     sheet: SheetOption = None,
     rejects: RejectsOption = None,
@@ -148,10 +157,15 @@ def validate(
     sector_map: SectorMapOption = None,
     default_country: DefaultCountryOption = None,
     source: SourceOption = None,
+    from_sql: FromSqlOption = None,
+    key: KeyOption = None,
+    attach: AttachOption = None,
+    sources: SourcesOption = None,
 ) -> None:
     """Check a file offline: exit 0 when every row is valid, 1 when some are rejected, 2 when
     the file, or a sheet of it, cannot be used. A workbook is reported sheet by sheet; a folder
-    file by file, as the nightly reads its inbox."""
+    file by file, as the nightly reads its inbox. With --from-sql (or --sources), the rows of
+    a query, each named by its key."""
     import pandas as pd
 
     from emissions_etl.cli.profiles_command import profile_options, profile_resource
@@ -159,6 +173,7 @@ def validate(
         check_rejects_target,
         print_rejects,
         print_validation,
+        validate_tables,
         write_rejects,
     )
     from emissions_etl.errors import ConfigurationError, InputError
@@ -167,14 +182,23 @@ def validate(
     try:
         target = output_path(rejects)
         check_rejects_target(target)
-        planned = plan_inputs([file], resource or profile_resource(profile), sheet, profile)
-        _warn_sheet_on_csv(planned, sheet)
+        tables = planned_tables(
+            [file] if file else None, from_sql=from_sql, resource=resource, key=key,
+            attach=attach, source=source, sources=sources,
+        )  # fmt: skip
         options = LoadOptions(source=source, **profile_options(profile, sector_map,
                                                                default_country))  # fmt: skip
+        if tables:
+            validate_tables(tables, options, target)
+            return
+        if not file:
+            raise ValueError("give a file or folder to check, or --from-sql QUERY")
+        planned = plan_inputs([file], resource or profile_resource(profile), sheet, profile)
+        _warn_sheet_on_csv(planned, sheet)
     except (InputError, ConfigurationError, ValueError) as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
     unusable: list[str] = []
-    rejects_by_file: dict[AnyPath, pd.DataFrame] = {}
+    rejects_by_file: dict[AnyPath | str, pd.DataFrame] = {}
     for path in dict.fromkeys(entry.path for entry in planned):
         entries = [entry for entry in planned if entry.path == path]
         results: dict[int, ValidationSummary] = {}
@@ -213,9 +237,9 @@ def validate(
 @app.command()
 def load(
     files: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(help=f"xlsx or csv files to load, or folders of them ({ANYWHERE})."),
-    ],
+    ] = None,
     resource: ResourceOption = None,
     sheet: SheetOption = None,
     strict: Annotated[bool, typer.Option(help="Load nothing if any row is rejected.")] = False,
@@ -253,6 +277,10 @@ def load(
     webhook_secret_file: WebhookSecretFileOption = None,
     webhook_fallback_after: WebhookFallbackOption = None,
     webhook_max_body_bytes: WebhookMaxBodyOption = None,
+    from_sql: FromSqlOption = None,
+    key: KeyOption = None,
+    attach: AttachOption = None,
+    sources: SourcesOption = None,
 ) -> None:
     """Load files into the service (settings from EMISSIONS_* variables) and the warehouse.
 
@@ -264,6 +292,11 @@ def load(
     With a webhook URL, a line says when its endpoint is registered or reused and when each
     ingest job finishes by its event (or by polling after the wait). A group loads for one of
     its organizations with --organization NAME (its key and id from the organizations file).
+
+    With --from-sql QUERY --resource NAME --key COL (or --sources FILE), the rows of a query
+    load instead: identified by source and key, unchanged rows are not sent, changed ones
+    update their record, and --mirror deletes the records of keys the query no longer returns;
+    --dry-run says what would be created, updated and deleted and changes nothing.
     """
     from emissions_etl.cli.profiles_command import profile_options, profile_resource
     from emissions_etl.cli.terminal import check_rejects_target, load_files, print_load_report
@@ -274,11 +307,19 @@ def load(
         StrictModeError,
     )
 
-    target = None
+    target, tables = None, []
     try:
         target = output_path(rejects)
         check_rejects_target(target)
-        planned = plan_inputs(files, resource or profile_resource(profile), sheet, profile)
+        tables = planned_tables(
+            files, from_sql=from_sql, resource=resource, key=key, attach=attach,
+            source=source, sources=sources, organization=organization,
+        )  # fmt: skip
+        if not tables and not files:
+            raise ValueError("give files or folders to load, or --from-sql QUERY")
+        planned: list[Planned] = list(tables) or list(
+            plan_inputs(files or [], resource or profile_resource(profile), sheet, profile)
+        )
         _warn_sheet_on_csv(planned, sheet)
         given = {
             **warehouse_settings(
@@ -307,7 +348,8 @@ def load(
         if target is not None and error.rejects is not None:
             from emissions_etl.cli.terminal import write_rejects
 
-            write_rejects({Path(str(error.rejects["file"].iloc[0])): error.rejects}, target)
+            first = str(error.rejects["file"].iloc[0])
+            write_rejects({first if tables else Path(first): error.rejects}, target)
         raise fail(str(error), EXIT_REJECTS) from None
     except (InputError, ConfigurationError, ValueError) as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
@@ -398,17 +440,22 @@ def version() -> None:
     out.print(f"emissions-etl {__version__}")
 
 
-def _warn_sheet_on_csv(planned: list[PlannedFile], sheets: list[str] | None) -> None:
-    """--sheet names a workbook's sheets: a csv or an HTML table (by content) has none."""
+def _warn_sheet_on_csv(planned: Sequence[Planned], sheets: list[str] | None) -> None:
+    """--sheet names a workbook's sheets: a csv or an HTML table (by content) has none, nor
+    does a query."""
     if not sheets:
         return
+    from emissions_etl.loading.file_plan import PlannedFile
     from emissions_etl.sources import SourceFormat, source_format
 
-    for file in dict.fromkeys(entry.path for entry in planned):
+    named = " ".join(f"--sheet {sheet!r}" for sheet in sheets)
+    if any(not isinstance(entry, PlannedFile) for entry in planned):
+        warn(f"a query has no sheets: {named} is ignored")
+    files = [entry for entry in planned if isinstance(entry, PlannedFile)]
+    for file in dict.fromkeys(entry.path for entry in files):
         kind = source_format(file)
         if not kind.is_workbook:
             what = "an HTML table" if kind is SourceFormat.HTML else "a csv file"
-            named = " ".join(f"--sheet {sheet!r}" for sheet in sheets)
             warn(f"{file.name} is {what}: it has no sheets, {named} is ignored")
 
 

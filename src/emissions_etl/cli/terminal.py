@@ -25,9 +25,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from emissions_etl.errors import InputError
-    from emissions_etl.loading.file_loads import FileOutcome
+    from emissions_etl.loading.file_loads import FileOutcome, Planned
     from emissions_etl.loading.file_plan import PlannedFile
-    from emissions_etl.loading.pipeline import ValidationSummary
+    from emissions_etl.loading.pipeline import LoadOptions, ValidationSummary
+    from emissions_etl.loading.table_loads import PlannedTable
     from emissions_etl.resources import ResourceSpec
     from emissions_etl.storage import AnyPath
 
@@ -70,10 +71,11 @@ def check_rejects_target(target: AnyPath | None) -> None:
         ) from None
 
 
-def write_rejects(rejects_by_file: Mapping[AnyPath, pd.DataFrame], target: AnyPath) -> None:
+def write_rejects(rejects_by_file: Mapping[AnyPath | str, pd.DataFrame], target: AnyPath) -> None:
     """All rejects as one JSON file, or an annotated workbook per file (``OUT-<file>.xlsx`` when
-    several). With no rejects the JSON holds ``[]`` and a stale workbook is removed, so the file
-    never tells of an earlier run."""
+    several; a table source, named by text, has no original: its workbook lists the rejected
+    rows, each with its key and reason). With no rejects the JSON holds ``[]`` and a stale
+    workbook is removed, so the file never tells of an earlier run."""
     import pandas as pd
 
     from emissions_etl.domain.rejects import empty_rejects
@@ -95,9 +97,11 @@ def write_rejects(rejects_by_file: Mapping[AnyPath, pd.DataFrame], target: AnyPa
     except (OSError, InputError) as error:
         raise fail(f"--rejects {target}: cannot write it ({_why(error)})", EXIT_UNUSABLE) from None
     for source, frame in with_rejects.items():
-        one = target if len(with_rejects) == 1 else target.with_stem(f"{target.stem}-{source.stem}")
+        stem = source if isinstance(source, str) else source.stem
+        one = target if len(with_rejects) == 1 else target.with_stem(f"{target.stem}-{stem}")
         try:
-            note = write_annotated_workbook(source, frame, one)
+            original = None if isinstance(source, str) else source
+            note = write_annotated_workbook(original, frame, one)
         except (OSError, InputError) as error:
             raise fail(f"--rejects {one}: cannot write it ({_why(error)})", EXIT_UNUSABLE) from None
         if note is not None:
@@ -121,8 +125,9 @@ def print_rejects(rejects: pd.DataFrame, limit: int = REJECTS_SHOWN) -> None:
         # A cell's control characters are shown escaped, never sent to the terminal (an ESC
         # from a file would act on it).
         sheet = f" sheet {shown(reject['sheet'])}" if reject["sheet"] else ""
+        row = shown(reject["key"]) if reject["key"] else f"row {reject['row']}"
         out.print(
-            f"  {shown(reject['file'])}{sheet} row {reject['row']}, {shown(reject['column'])}: "
+            f"  {shown(reject['file'])}{sheet} {row}, {shown(reject['column'])}: "
             f"{shown(reject['message'])} [{reject['code']}]",
             highlight=False,
             markup=False,
@@ -133,7 +138,7 @@ def print_rejects(rejects: pd.DataFrame, limit: int = REJECTS_SHOWN) -> None:
 
 
 def load_files(
-    planned: Sequence[PlannedFile],
+    planned: Sequence[Planned],
     *,
     strict: bool,
     dry_run: bool,
@@ -251,15 +256,46 @@ def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: AnyPath |
     return any(not frame.empty for frame in rejects.values())
 
 
-def _by_file(outcomes: Sequence[FileOutcome]) -> dict[AnyPath, pd.DataFrame]:
-    """Each loaded file's rejects, its sheets' together (one annotated copy per workbook)."""
+def _by_file(outcomes: Sequence[FileOutcome]) -> dict[AnyPath | str, pd.DataFrame]:
+    """Each loaded file's rejects, its sheets' together (one annotated copy per workbook), and
+    each table source's (by its name)."""
     import pandas as pd
 
-    frames: dict[AnyPath, list[pd.DataFrame]] = {}
+    frames: dict[AnyPath | str, list[pd.DataFrame]] = {}
     for outcome in outcomes:
         if outcome.summary is not None:
-            frames.setdefault(outcome.path, []).append(outcome.summary.rejects)
+            origin = outcome.table if outcome.path is None else outcome.path
+            frames.setdefault(origin, []).append(outcome.summary.rejects)
     return {path: pd.concat(found, ignore_index=True) for path, found in frames.items()}
+
+
+def validate_tables(
+    tables: Sequence[PlannedTable], options: LoadOptions, target: AnyPath | None
+) -> None:
+    """``validate --from-sql`` (or ``--sources``): each source's rows read and validated
+    offline, a line each, the first rejects and the rejects file; exits 1 when rows are
+    rejected (a source that cannot be read raises its TableSourceError)."""
+    import pandas as pd
+
+    from emissions_etl.loading.pipeline import rejected_rows
+    from emissions_etl.loading.table_loads import validate_table
+
+    found: dict[AnyPath | str, pd.DataFrame] = {}
+    for table in tables:
+        result = validate_table(table.source, spec=table.spec, options=options)
+        out.print(
+            f"{table.label} ({table.spec.name}): {result.rows_read} rows read, "
+            f"{result.rows_valid} valid, {rejected_rows(result.rejects)} rejected",
+            highlight=False,
+            markup=False,
+        )
+        found[table.label] = result.rejects
+    every = pd.concat(list(found.values()), ignore_index=True)
+    if target is not None:
+        write_rejects(found, target)
+    if not every.empty:
+        print_rejects(every)
+        raise typer.Exit(EXIT_REJECTS)
 
 
 def print_validation(

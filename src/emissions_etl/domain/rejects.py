@@ -1,7 +1,9 @@
 """Rejected cells: the codes and the frame's columns.
 
 A reject names the file, sheet, row and column as the spreadsheet shows them, the cell's text,
-a stable code and a sentence saying what to change. The two ways a person receives them (JSON,
+a stable code and a sentence saying what to change; a row of a table source is named by its
+source (``file``), its place in the key's order (``row``) and its ``key`` (``txn_id=T-0101``),
+which is empty for a file's rows. The two ways a person receives them (JSON,
 an annotated workbook) are ``loading.reject_files``.
 """
 
@@ -15,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 #: Columns of every rejects frame, in this order.
-REJECT_COLUMNS = ("file", "sheet", "row", "column", "value", "code", "message")
+REJECT_COLUMNS = ("file", "sheet", "row", "column", "value", "code", "message", "key")
 
 
 class RejectCode(StrEnum):
@@ -136,9 +138,11 @@ def make_rejects(
     code: RejectCode | str,
     message: pd.Series | str,
 ) -> pd.DataFrame:
-    """Rejects for the rows of ``origin`` (which holds ``_file``, ``_sheet``, ``_row``)."""
+    """Rejects for the rows of ``origin`` (which holds ``_file``, ``_sheet``, ``_row``, and
+    ``_key`` for a table source's rows)."""
     if origin.empty:
         return empty_rejects()
+    keys = origin["_key"] if "_key" in origin.columns else pd.Series("", index=origin.index)
     return pd.DataFrame(
         {
             "file": origin["_file"].to_numpy(dtype=object),
@@ -150,13 +154,15 @@ def make_rejects(
             "message": message.to_numpy(dtype=object)
             if isinstance(message, pd.Series)
             else message,
+            "key": keys.astype(object).where(keys.notna(), "").to_numpy(dtype=object),
         }
     )
 
 
 def sort_rejects(rejects: pd.DataFrame) -> pd.DataFrame:
-    """Rejects in reading order: file, sheet, row, column."""
-    frame = rejects[list(REJECT_COLUMNS)].copy()
+    """Rejects in reading order: file, sheet, row, column (a frame made before rejects named
+    a key gets an empty one)."""
+    frame = rejects.reindex(columns=list(REJECT_COLUMNS)).copy()
     frame["row"] = frame["row"].astype("int64")
     return frame.sort_values(["file", "sheet", "row", "column"], kind="stable").reset_index(
         drop=True
@@ -166,8 +172,9 @@ def sort_rejects(rejects: pd.DataFrame) -> pd.DataFrame:
 def reject_records(rejects: pd.DataFrame) -> list[dict[str, Any]]:
     """Rejects as plain dicts in reading order (JSON-ready: ``row`` int, the rest str)."""
     frame = sort_rejects(rejects)
-    frame["value"] = frame["value"].astype(object).where(frame["value"].notna(), "")
-    for column in ("file", "sheet", "column", "value", "code", "message"):
+    for column in ("value", "key"):
+        frame[column] = frame[column].astype(object).where(frame[column].notna(), "")
+    for column in ("file", "sheet", "column", "value", "code", "message", "key"):
         frame[column] = frame[column].astype(str)
     return [
         {str(key): value for key, value in record.items()} | {"row": int(record["row"])}

@@ -131,10 +131,11 @@ class ContentKeys:
 
 def content_key(source: str, digest: str, nth: int) -> str:
     """``<source>#<digest>#<nth>``, hashed when longer than the service echoes."""
-    return _echoable(f"{source}#{digest}#{nth}")
+    return echoable(f"{source}#{digest}#{nth}")
 
 
-def _echoable(key: str) -> str:
+def echoable(key: str) -> str:
+    """``key``, or its SHA-256 when longer than the service echoes (``MAX_KEY_LENGTH``)."""
     if len(key) > MAX_KEY_LENGTH:
         return "sha256:" + hashlib.sha256(key.encode()).hexdigest()
     return key
@@ -148,7 +149,7 @@ def _content_keys(source: str, digests: np.ndarray, nth: np.ndarray) -> pa.Array
     too_long = pc.greater(pc.utf8_length(keys), MAX_KEY_LENGTH).to_numpy(zero_copy_only=False)
     if not too_long.any():
         return keys
-    return pa.array([_echoable(key) for key in keys.to_pylist()], type=pa.string())
+    return pa.array([echoable(key) for key in keys.to_pylist()], type=pa.string())
 
 
 def source_of_key(key: str) -> str | None:

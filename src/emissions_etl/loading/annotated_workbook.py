@@ -74,6 +74,15 @@ def write_annotated(source: Path | None, rejects: pd.DataFrame, out: Path) -> st
     return note
 
 
+def write_listed(rejects: pd.DataFrame, out: Path) -> None:
+    """The rejects of a table source's rows, which has no original to annotate: one sheet,
+    each rejected cell with its row's key, the column, the value and the reason."""
+    workbook = Workbook()
+    workbook.remove(workbook.active)
+    _add_rejects_sheet(workbook, sort_rejects(rejects))
+    workbook.save(out)
+
+
 def _copy_of(source: Path, rejects: pd.DataFrame) -> tuple[Workbook, str | None]:
     """The workbook to annotate, and a note when it is less than a full copy."""
     from emissions_etl.sources import SourceFormat, source_format

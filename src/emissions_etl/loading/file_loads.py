@@ -20,6 +20,7 @@ from emissions_etl.loading.pipeline import (
     load_file,
     refresh_aggregates,
 )
+from emissions_etl.loading.table_loads import PlannedTable, load_table
 from emissions_etl.loading.writing import JobCompletion
 from emissions_etl.resources import ResourceSpec, in_dependency_order
 from emissions_etl.settings import Settings
@@ -30,16 +31,25 @@ from emissions_etl.webhooks.notices import Notify
 
 @dataclass
 class FileOutcome:
-    """How one file (or sheets of a workbook) ended: its summary, or the error that stopped it,
-    or with ``skipped`` why its sheet was not loaded (notes, a summary: no failure)."""
+    """How one file (or sheets of a workbook, or a table source) ended: its summary, or the
+    error that stopped it, or with ``skipped`` why its sheet was not loaded (notes, a summary:
+    no failure)."""
 
-    path: AnyPath
+    #: The file; None for a table source.
+    path: AnyPath | None
     resource: str
     summary: LoadSummary | None = None
     error: EmissionsEtlError | None = None
     #: The workbook's sheets this was, when not the whole workbook.
     sheets: tuple[str, ...] = ()
     skipped: str = ""
+    #: The table source's name, when this was one (``load --from-sql``, a sources file).
+    table: str = ""
+
+    @classmethod
+    def of_table(cls, planned: PlannedTable) -> FileOutcome:
+        """A table source's outcome, before it loads."""
+        return cls(None, planned.spec.name, table=planned.label)
 
     @classmethod
     def not_loaded(cls, planned: PlannedFile) -> FileOutcome:
@@ -51,7 +61,10 @@ class FileOutcome:
 
     @property
     def label(self) -> str:
-        """The file's name, with its sheets when they are not the whole workbook."""
+        """The file's name, with its sheets when they are not the whole workbook; a table
+        source's name."""
+        if self.path is None:
+            return self.table
         return file_label(self.path, self.sheets)
 
     @property
@@ -75,19 +88,28 @@ class FileOutcome:
         return f"[{code or type(self.error).__name__}] {message}"
 
 
-#: What ``load_files`` takes: planned files, or (path, resource) for a whole file.
-Planned = PlannedFile | tuple[AnyPath, ResourceSpec]
+#: What ``load_files`` takes: planned files, or (path, resource) for a whole file, or table
+#: sources (loaded after the files).
+Planned = PlannedFile | tuple[AnyPath, ResourceSpec] | PlannedTable
 
 
 def in_load_order(planned: Sequence[Planned]) -> list[PlannedFile]:
-    """Files (and sheets) of parent resources first, then by the order given."""
-    files = [_as_planned(item) for item in planned]
+    """Files (and sheets) of parent resources first, then by the order given (table sources
+    left out: ``tables_in_load_order``)."""
+    files = [_as_planned(item) for item in planned if not isinstance(item, PlannedTable)]
     specs = [f.spec for f in files if f.spec is not None]
     order = {spec.name: i for i, spec in enumerate(in_dependency_order(specs))}
     return sorted(files, key=lambda f: order[f.spec.name] if f.spec is not None else -1)
 
 
-def _as_planned(item: Planned) -> PlannedFile:
+def tables_in_load_order(planned: Sequence[Planned]) -> list[PlannedTable]:
+    """The table sources among ``planned``, those of parent resources first."""
+    tables = [item for item in planned if isinstance(item, PlannedTable)]
+    order = {spec.name: i for i, spec in enumerate(in_dependency_order([t.spec for t in tables]))}
+    return sorted(tables, key=lambda table: order[table.spec.name])
+
+
+def _as_planned(item: PlannedFile | tuple[AnyPath, ResourceSpec]) -> PlannedFile:
     return item if isinstance(item, PlannedFile) else PlannedFile(*item)
 
 
@@ -139,6 +161,18 @@ def load_files(
                     raise
                 outcome.error = error
             outcomes.append(outcome)
+        for table in tables_in_load_order(planned):
+            found = FileOutcome.of_table(table)
+            try:
+                found.summary = load_table(
+                    table.source, api=client, warehouse=warehouse, spec=table.spec,
+                    options=options, progress=progress(table.label), completion=completion,
+                )  # fmt: skip
+            except EmissionsEtlError as error:
+                if not keep_going:
+                    raise
+                found.error = error
+            outcomes.append(found)
         outcomes += [FileOutcome.not_loaded(entry) for entry in ordered if entry.spec is None]
         if refresh and any(o.summary is not None and o.summary.rows_loaded for o in outcomes):
             refresh_aggregates(client, warehouse)

@@ -112,14 +112,20 @@ def mirror_source(writer: LoadWarehouse, deleter: Deleter, request: MirrorReques
 
 
 def _places(rows: pd.DataFrame, shown: int = 5) -> str:
-    """Where rows were last seen (``file sheet row``), the first ``shown`` of them."""
+    """Where rows were last seen (``file sheet row``, a table's ``source key``), the first
+    ``shown`` of them."""
     places = [
-        " ".join(str(part) for part in (row.source_file, row.source_sheet, f"row {row.source_row}")
+        " ".join(str(part) for part in (row.source_file, row.source_sheet, _row_of(row))
                  if part not in (None, "", "None"))
         for row in rows.head(shown).itertuples()
     ]  # fmt: skip
     more = f" and {len(rows) - shown} more" if len(rows) > shown else ""
     return ", ".join(places) + more
+
+
+def _row_of(row: object) -> str:
+    key = getattr(row, "source_row_key", None)
+    return str(key) if isinstance(key, str) and key else f"row {getattr(row, 'source_row', '')}"
 
 
 def plan_mirror(writer: LoadWarehouse, resource: str, source_name: str, run_id: str) -> MirrorPlan:

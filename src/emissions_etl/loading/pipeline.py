@@ -20,17 +20,13 @@ from emissions_etl.errors import EmptySourceError
 from emissions_etl.loading.batch import load_batch
 from emissions_etl.loading.file_plan import SheetFate
 from emissions_etl.loading.mirror import MirrorRequest, finish_interrupted_mirrors, mirror_source
-from emissions_etl.loading.options import (
-    LoadOptions,
-    ProgressCallback,
-    run_parameters,
-    source_name,
-)
+from emissions_etl.loading.options import LoadOptions, ProgressCallback, source_name
 from emissions_etl.loading.ports import WritableWarehouse
 from emissions_etl.loading.prefetch import prefetched
 from emissions_etl.loading.preparation import describe, references_of
 from emissions_etl.loading.reconcile import Reconciler
 from emissions_etl.loading.refresh import refresh_aggregates, refresh_unsettled
+from emissions_etl.loading.row_sources import FileRows, RowSource
 from emissions_etl.loading.stages import StageClock
 from emissions_etl.loading.summary import LoadSummary, add_written, close_counts, outcome_of
 from emissions_etl.loading.validated import (
@@ -43,7 +39,6 @@ from emissions_etl.loading.validated import (
 from emissions_etl.loading.writing import JobCompletion, WriteContext, writer_for
 from emissions_etl.loading.writing._context import WriteApi
 from emissions_etl.resources import ResourceSpec
-from emissions_etl.sources.digest import file_sha256
 from emissions_etl.storage import AnyPath
 from emissions_etl.webhooks.completion import PollingCompletion
 
@@ -73,17 +68,35 @@ def load_file(
     warehouse; the run row records the failure either way.
     """
     options = options or LoadOptions()
+    rows = FileRows(path, spec, options, workbook)
+    return load_rows(rows, api=api, warehouse=warehouse, spec=spec, options=options,
+                     progress=progress, completion=completion)  # fmt: skip
+
+
+def load_rows(
+    rows: RowSource,
+    *,
+    api: LoadApi,
+    warehouse: WritableWarehouse,
+    spec: ResourceSpec,
+    options: LoadOptions,
+    progress: ProgressCallback | None = None,
+    completion: JobCompletion | None = None,
+) -> LoadSummary:
+    """Load the rows of a file or a table source (``load_file``, ``table_loads``) as one
+    recorded run; what ``load_file`` says of a file holds of any."""
     notify = progress or (lambda stage, rows: None)
     clock = StageClock()
-    name = source_name(path, options)
-    digest = file_sha256(path)  # the document behind the figures, before the writer's turn
+    name = rows.name
+    digest = rows.digest()  # the document behind the figures, before the writer's turn
     with warehouse.writer() as writer:
         writer.runs.mark_interrupted_runs()
         run_id = writer.runs.start_run(
-            spec.name, str(path), run_parameters(path, options, workbook), source_name=name,
-            file_sha256=digest,
-        )  # fmt: skip
-        summary = LoadSummary(run_id=run_id, resource=spec.name, source=str(path), source_name=name)
+            spec.name, rows.location, rows.parameters(), source_name=name, file_sha256=digest
+        )
+        summary = LoadSummary(
+            run_id=run_id, resource=spec.name, source=rows.location, source_name=name
+        )
         try:
             context = WriteContext(
                 api=api,
@@ -105,10 +118,10 @@ def load_file(
                 summary.rows_refreshed = refresh_unsettled(api, writer.records, spec)
             references = references_of(api, writer.records, spec)
             if options.strict:
-                check_strict(path, spec, options, references, writer.runs, run_id)
+                check_strict(rows.validated(), spec, references, writer.runs, run_id)
             all_rejects = [summary.rejects]
             try:
-                batches = prefetched(iter_validated(path, spec, options), name="read-ahead")
+                batches = prefetched(rows.validated(), name="read-ahead")
                 for read, valid, rejects in clock.timed("read_validate", batches):
                     notify("read", read)
                     result = load_batch(
@@ -123,7 +136,7 @@ def load_file(
             finally:
                 strategy.close()
             if summary.rows_read == 0:
-                raise EmptySourceError(str(path), "no data rows under the header")
+                raise EmptySourceError(rows.location, rows.empty_reason)
             summary.rejects = pd.concat(all_rejects, ignore_index=True)
             summary.rows_rejected = rejected_rows(summary.rejects)
             with clock.stage("mirror"):
@@ -131,7 +144,7 @@ def load_file(
                     writer,
                     strategy,
                     MirrorRequest(
-                        path=str(path),
+                        path=rows.location,
                         resource=spec.name,
                         source_name=name,
                         run_id=run_id,
@@ -139,7 +152,7 @@ def load_file(
                         mirror=options.mirror,
                         allow_mass_delete=options.allow_mass_delete,
                         dry_run=options.dry_run,
-                        sheets_refused=tuple(fate.sheet for fate in workbook if fate.refused),
+                        sheets_refused=rows.sheets_refused,
                     ),
                 )
             summary.rows_gone, summary.notes = mirrored.gone, summary.notes + mirrored.notes
@@ -172,6 +185,7 @@ __all__ = [
     "describe",
     "iter_validated",
     "load_file",
+    "load_rows",
     "refresh_aggregates",
     "refresh_unsettled",
     "rejected_rows",

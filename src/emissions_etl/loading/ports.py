@@ -158,3 +158,10 @@ class WritableWarehouse(Protocol):
     """A warehouse a load writes into: one writer at a time per run (``Warehouse``)."""
 
     def writer(self) -> AbstractContextManager[LoadWarehouse]: ...
+
+
+class PlannableWarehouse(WritableWarehouse, Protocol):
+    """A warehouse that also hands out the parts of a load that changes nothing: every read a
+    load makes, no write (``Warehouse.dry_run``)."""
+
+    def dry_run(self) -> AbstractContextManager[LoadWarehouse]: ...

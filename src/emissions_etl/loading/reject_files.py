@@ -21,14 +21,21 @@ def write_rejects_json(rejects: pd.DataFrame, path: AnyPath) -> None:
     write_text(as_path(path), text + "\n")
 
 
-def write_annotated_workbook(source: AnyPath, rejects: pd.DataFrame, out: AnyPath) -> str | None:
+def write_annotated_workbook(
+    source: AnyPath | None, rejects: pd.DataFrame, out: AnyPath
+) -> str | None:
     """A copy of ``source`` (an xlsx; a csv, .xls, .xlsb, .ods or HTML table turned into xlsx)
     with bad cells filled light red, each carrying its message as a comment, plus a "Rejects"
     sheet listing them all; any value is written (control characters escaped), never an
     error. Returns why the copy lacks the workbook's formatting or cells, if it does
-    (``annotated_workbook``)."""
-    from emissions_etl.loading.annotated_workbook import write_annotated
+    (``annotated_workbook``). ``source`` None: rows of a table source, which has no original
+    (the rejects are listed, each with its row's key)."""
+    from emissions_etl.loading.annotated_workbook import write_annotated, write_listed
 
+    if source is None:
+        with written(as_path(out)) as local:
+            write_listed(rejects, local)
+        return None
     copy: Path | None
     try:
         copy = local_file(as_path(source))  # a workbook in a store: its copy on this disk

@@ -5,7 +5,7 @@ with their keys, the rejects, and strict mode's pass over the whole file
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -109,17 +109,17 @@ def rejected_rows(rejects: pd.DataFrame) -> int:
 
 
 def check_strict(
-    path: AnyPath,
+    batches: Iterable[tuple[int, pd.DataFrame, pd.DataFrame]],
     spec: ResourceSpec,
-    options: LoadOptions,
     references: References,
     runs: RunLog,
     run_id: str,
 ) -> None:
-    """A pass that validates and resolves without sending, so strict mode sends nothing when
-    any row is bad; the rejects it finds are kept for the person who fixes the file."""
+    """A pass over the validated ``batches`` that resolves without sending, so strict mode
+    sends nothing when any row is bad; the rejects it finds are kept for the person who fixes
+    the file."""
     found = [empty_rejects()]
-    for _read, valid, rejects in iter_validated(path, spec, options):
+    for _read, valid, rejects in batches:
         found += [rejects, spec.to_records(valid, references)[1]]
     all_rejects = pd.concat(found, ignore_index=True)
     if not all_rejects.empty:

@@ -26,7 +26,7 @@ from emissions_etl.loading.cell_kinds import ColumnRule, Parsed, column_rules, p
 from emissions_etl.resources import ResourceSpec
 from emissions_etl.sources.cells import as_text, is_blank
 from emissions_etl.sources.formula_errors import formula_error, formula_errors
-from emissions_etl.sources.frames import ORIGIN_COLUMNS
+from emissions_etl.sources.frames import carried_origin
 from emissions_etl_schemas.checks import COLUMN_CHECK_REJECTS, ROW_CHECK_REJECTS
 
 #: Kinds whose reading keeps a cell's text: an error value passes it and is looked for there.
@@ -55,14 +55,19 @@ class ValidationResult:
 
 
 def validate_batch(
-    batch: pd.DataFrame, spec: ResourceSpec, content_keys: ContentKeys | None = None
+    batch: pd.DataFrame,
+    spec: ResourceSpec,
+    content_keys: ContentKeys | None = None,
+    *,
+    given_keys: pd.Series | None = None,
 ) -> ValidationResult:
     """Judge a batch from ``read_source`` against ``spec``'s schema.
 
-    Adds ``source_key`` (the natural key, or ``client_row_id``, or the row's content numbered
-    by ``content_keys``: pass one per file so its batches share the count; default: one for
-    this batch alone, its source the file's name) and ``source_hash``; a missing required
-    column is UnsupportedSourceError.
+    Adds ``source_key`` (``given_keys`` when its source names each row, a table source by its
+    ``--key``; else the natural key, or ``client_row_id``, or the row's content numbered by
+    ``content_keys``: pass one per file so its batches share the count; default: one for this
+    batch alone, its source the file's name) and ``source_hash``; a missing required column
+    is UnsupportedSourceError.
     """
     batch = batch.reset_index(drop=True)
     headers: dict[str, str] = dict(batch.attrs.get("headers", {}))
@@ -80,9 +85,11 @@ def validate_batch(
             failures.append(Failure(rule.name, bad, parsed.code, parsed.message))
     if spec.prepare is not None:
         typed = spec.prepare(typed)
-    for name in ORIGIN_COLUMNS:
+    for name in carried_origin(batch):
         typed[name] = batch[name].to_numpy()
-    typed["source_key"] = row_keys(typed, spec.natural_key)
+    typed["source_key"] = (
+        row_keys(typed, spec.natural_key) if given_keys is None else given_keys.to_numpy()
+    )
     # Empty as written and still empty after ``prepare`` (which may fill defaults): an
     # unreadable cell is reported as unreadable, not as missing.
     blank = {

@@ -68,8 +68,10 @@ def verdict(outcomes: Sequence[FileOutcome]) -> RunVerdict:
         return RunVerdict("failed", f"{first.label}: {first.reason}{more}; {counts}", outage)
     if figures.rows_in_service == 0:
         return RunVerdict("failed", f"nothing could be loaded: {counts}")
-    if figures.rows_rejected or figures.rows_failed or any(
-        o.outcome in ("partial", "rejected") for o in outcomes
+    if (
+        figures.rows_rejected
+        or figures.rows_failed
+        or any(o.outcome in ("partial", "rejected") for o in outcomes)
     ):
         return RunVerdict("partial", counts)
     return RunVerdict("completed", counts)

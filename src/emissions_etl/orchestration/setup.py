@@ -244,8 +244,10 @@ def ensure_warehouse_turns(settings: Settings, project_dir: Path) -> str:
     warehouse = Warehouse(str(given or stored or DEFAULT_WAREHOUSE))
     name = turn_limit_name(warehouse, base=project_dir)
     if name is None:
-        return (f"warehouse {warehouse.target}: takes several writers at once, runs take no turns "
-                f"(runs of one organization do, through {ORGANIZATION_PREFIX}<id>)")
+        return (
+            f"warehouse {warehouse.target}: takes several writers at once, runs take no turns "
+            f"(runs of one organization do, through {ORGANIZATION_PREFIX}<id>)"
+        )
     path = absolute(warehouse.path, project_dir)
     outcome = ensure_global_concurrency_limit(name, 1)
     return f"global concurrency limit {name} (1 slot): {outcome}; runs writing {path} take turns"

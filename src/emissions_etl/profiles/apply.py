@@ -24,9 +24,9 @@ from emissions_etl.profiles.catalog import ColumnRule, Profile
 from emissions_etl.profiles.inputs import ProfileInputs
 from emissions_etl.profiles.tables import Table, shipped_table, table_key, user_table
 from emissions_etl.resources import ResourceSpec
-from emissions_etl.sources import ORIGIN_COLUMNS
 from emissions_etl.sources.cells import as_text, is_blank
 from emissions_etl.sources.formula_errors import formula_error, formula_errors
+from emissions_etl.sources.frames import carried_origin
 
 #: A value no table of the profile holds (and no default applies).
 UNMAPPED_VALUE = RejectCode.UNMAPPED_VALUE
@@ -89,7 +89,7 @@ class ProfileMapper:
                 rejects.append(self._unmapped(batch, keys, missing, lookup, rule, label))
             drop |= left_out | missing
             out[rule.column] = values if applies.all() else values.where(applies, "")
-        for name in ORIGIN_COLUMNS:
+        for name in carried_origin(batch):
             out[name] = batch[name].to_numpy()
         out = out[~drop].reset_index(drop=True)
         out.attrs["headers"] = headers

@@ -9,7 +9,7 @@ a profile's layout but lacks a required column is refused naming that column.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Protocol
 
 import pandas as pd
@@ -91,18 +91,27 @@ def choose_profile(
     Raises ValueError for an unknown profile or one of another resource, and
     UnsupportedSourceError naming the missing column when the header lacks a required one.
     """
+    if not name and not usable_profiles(spec.name):
+        return None
+    return profile_of_header(_peek(path, sheet), spec, name, where=str(path))
+
+
+def profile_of_header(
+    rows: Sequence[Sequence[str]], spec: ResourceSpec, name: str | None, *, where: str
+) -> Profile | None:
+    """``choose_profile`` of a header found among ``rows`` (a file's first rows, a query's
+    column names); ``where`` names the source in messages."""
     if name:
         profile = profile_named(name)
         if profile.resource != spec.name:
             raise ValueError(f"profile {profile.name} is for {profile.resource}, not {spec.name}")
-        found = fit(profile, _peek(path, sheet))
+        found = fit(profile, rows)
         if not found.fits:
-            raise UnsupportedSourceError(str(path), _missing_message(found))
+            raise UnsupportedSourceError(where, _missing_message(found))
         return profile
     candidates = usable_profiles(spec.name)
     if not candidates:
         return None
-    rows = _peek(path, sheet)
     own = own_columns_found(rows, spec)
     ranked = ranked_fits(rows, candidates)
     if ranked[0].fits and (own is None or len(ranked[0].found) > own):
@@ -112,7 +121,7 @@ def choose_profile(
     misses = near_misses(ranked)
     if misses:
         raise UnsupportedSourceError(
-            str(path), f"not {spec.name}'s own columns, and {_missing_message(misses[0])}"
+            where, f"not {spec.name}'s own columns, and {_missing_message(misses[0])}"
         )
     return None
 

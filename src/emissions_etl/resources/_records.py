@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from emissions_etl.domain.row_keys import key_text
-from emissions_etl.sources.frames import ORIGIN_COLUMNS
+from emissions_etl.sources.frames import ORIGIN_COLUMNS, ROW_KEY_COLUMN
 
 #: Columns that ride along with every record: where the row came from, its key and hash.
 CARRIED_COLUMNS = (*ORIGIN_COLUMNS, "source_key", "source_hash")
@@ -16,7 +16,7 @@ CARRIED_COLUMNS = (*ORIGIN_COLUMNS, "source_key", "source_hash")
 
 def keep_origin(records: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     """``records`` (built from ``rows``, same index) with the carried columns, reindexed 0..n."""
-    for name in CARRIED_COLUMNS:
+    for name in (*CARRIED_COLUMNS, *([ROW_KEY_COLUMN] if ROW_KEY_COLUMN in rows else [])):
         records[name] = rows[name].to_numpy()
     return records.reset_index(drop=True)
 

@@ -138,8 +138,8 @@ SPEC = ResourceSpec(
         match_fields=("vehicle_id", "custom_id"),
         # What was sent lives under ``data`` in the record the list returns.
         item_paths={
-            name: f"data.{name}" for name in ("custom_id", "quantity", "unit_id", "start_date",
-                                              "end_date")
+            name: f"data.{name}"
+            for name in ("custom_id", "quantity", "unit_id", "start_date", "end_date")
         },  # fmt: skip
         parent=("vehicles", "vehicle_id"),
         key_of=lambda record: (record.get("data") or {}).get("custom_id"),

@@ -18,6 +18,8 @@ ORIGIN_COLUMNS = ("_file", "_sheet", "_row")
 #: The row's key as its source names it, beside the origin of a table source's rows
 #: (``txn_id=T-0101``): where a person finds the row in the ERP. Files' batches have none.
 ROW_KEY_COLUMN = "_key"
+#: Beside each row of a table source's batch: how many rows of the result hold its key.
+KEY_ROWS_COLUMN = "_key_rows"
 
 
 def carried_origin(frame: pd.DataFrame) -> list[str]:

@@ -123,9 +123,11 @@ class _ContentScan:
 
     def _cell(self, table: _Table, attributes: dict[str, str]) -> None:
         repeats = _count(attributes, "table:number-columns-repeated")
-        filled = any(key in attributes for key in _VALUES) or bool(
-            attributes.get("table:formula")
-        ) or attributes.get("office:value-type") == "string"
+        filled = (
+            any(key in attributes for key in _VALUES)
+            or bool(attributes.get("table:formula"))
+            or attributes.get("office:value-type") == "string"
+        )
         if not filled:
             table.pending += repeats
             return
@@ -167,9 +169,7 @@ class _ContentScan:
         elif name == "table:table":
             self.stored_total += table.stored
             extent = Extent(table.last_row, table.last_column, len(table.merges))
-            self.sheets.append(
-                ScannedSheet(table.name, extent, table.errors.found(), table.merges)
-            )
+            self.sheets.append(ScannedSheet(table.name, extent, table.errors.found(), table.merges))
             self.table = None
 
     def _check(self, table: _Table) -> None:

@@ -219,9 +219,7 @@ def relationships(xml: bytes, path: Path, part: str = _WORKBOOK_RELS) -> dict[st
     return found
 
 
-def _sheets(
-    xml: bytes, targets: dict[str, str], members: Members, path: Path
-) -> list[SheetPart]:
+def _sheets(xml: bytes, targets: dict[str, str], members: Members, path: Path) -> list[SheetPart]:
     """The sheets of workbook.xml with their members, resolved as calamine does: a target
     ``/xl/...`` or ``xl/...`` is taken as is, anything else is under ``xl/``."""
     sheets: list[SheetPart] = []

@@ -11,7 +11,7 @@ stored holds it, and ``described`` never shows it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from emissions_etl.errors import TableSourceError
 from emissions_etl.scrubbing import keep_conninfo_secrets, scrub
@@ -27,6 +27,7 @@ KINDS: dict[str, str | None] = {
 EXTENSIONS = {"postgres": "postgres_scanner", "mysql": "mysql_scanner", "sqlite": "sqlite_scanner"}
 _SPELLINGS = {"postgresql": "postgres", "pg": "postgres", "sqlite3": "sqlite"}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PASSWORD = re.compile(r"(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s;'\"]+)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class Attachment:
 
     name: str
     kind: str
-    target: str
+    target: str = field(repr=False)  # a conninfo may hold a password
 
     def __post_init__(self) -> None:
         keep_conninfo_secrets(self.target)
@@ -45,6 +46,16 @@ class Attachment:
     def described(self) -> str:
         """``NAME=KIND:TARGET`` with every password masked: what runs record and print."""
         return scrub(f"{self.name}={self.kind}:{self.target}")
+
+    @property
+    def password(self) -> str | None:
+        """The password the target's conninfo holds (``password=...``), if it holds one."""
+        found = _PASSWORD.search(self.target)
+        return _unquoted(found.group(2)) if found else None
+
+    def without_password(self) -> Attachment:
+        """This attachment with no password in its conninfo (the client reads it elsewhere)."""
+        return replace(self, target=" ".join(_PASSWORD.sub("", self.target).split()))
 
     @property
     def extension(self) -> str | None:
@@ -83,3 +94,9 @@ def parse_attachments(texts: list[str] | tuple[str, ...]) -> tuple[Attachment, .
     if twice:
         raise TableSourceError("--attach", f"{', '.join(twice)} attached twice: give each once")
     return attachments
+
+
+def _unquoted(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] == "'":
+        return re.sub(r"\\(.)", r"\1", value[1:-1])
+    return value

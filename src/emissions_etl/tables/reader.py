@@ -28,7 +28,7 @@ from emissions_etl.duckdb_extensions import (
 )
 from emissions_etl.errors import TableSourceError
 from emissions_etl.scrubbing import scrub
-from emissions_etl.sources.frames import ROW_KEY_COLUMN, build_batch
+from emissions_etl.sources.frames import KEY_ROWS_COLUMN, ROW_KEY_COLUMN, build_batch
 from emissions_etl.sources.headers import ColumnNamer, HeaderMatch
 from emissions_etl.tables.source import TableSource
 
@@ -36,8 +36,6 @@ from emissions_etl.tables.source import TableSource
 LAKE_EXTENSIONS = ("httpfs", "avro", "iceberg", "delta")
 #: DuckDB's memory for the sort; what does not fit spills to the reader's own folder.
 MEMORY_LIMIT = "1GB"
-#: Beside each row: how many rows of the result hold its key (more than one: refused).
-KEY_ROWS_COLUMN = "_key_rows"
 _KEY_LABEL = "__emissions_key"
 _KEY_ROWS = "__emissions_key_rows"
 

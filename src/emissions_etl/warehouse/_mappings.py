@@ -123,7 +123,7 @@ class WarehouseMappings:
         return int(count)
 
     def gone_rows(self, resource: str, source_name: str, run_id: str) -> pd.DataFrame:
-        """source_key, remote_id and origin (file, sheet, row) of the records of
+        """source_key, remote_id and origin (file, sheet, row, a table row's key) of the records of
         ``source_name`` whose rows run ``run_id`` did not land: rows its file no longer has.
 
         The source's keys first, then their rows: the join holds the source's rows, never
@@ -138,11 +138,13 @@ class WarehouseMappings:
                     SELECT source_key, remote_id FROM remote_ids
                     WHERE {OWN} AND resource = ? AND source_name = ?
                 ), rows AS (
-                    SELECT source_key, source_file, source_sheet, source_row, run_id
+                    SELECT source_key, source_file, source_sheet, source_row, source_row_key,
+                           run_id
                     FROM source_rows
                     WHERE {OWN} AND resource = ? AND source_key IN (SELECT source_key FROM mine)
                 )
-                SELECT m.source_key, m.remote_id, s.source_file, s.source_sheet, s.source_row
+                SELECT m.source_key, m.remote_id, s.source_file, s.source_sheet, s.source_row,
+                       s.source_row_key
                 FROM mine AS m LEFT JOIN rows AS s USING (source_key)
                 WHERE s.run_id IS DISTINCT FROM ? ORDER BY s.source_file, s.source_row
                 """,

@@ -24,9 +24,9 @@ from emissions_etl.warehouse._delete_insert import (
 )
 from emissions_etl.warehouse._resting import within_budget
 
-#: Origin columns of a canonical frame (sources: file, sheet, 1-based row); not imported from
-#: ``sources``, whose package brings every reader with it.
-ORIGIN_COLUMNS = ("_file", "_sheet", "_row")
+#: Origin columns of a canonical frame (sources: file, sheet, 1-based row, and a table source
+#: row's key); not imported from ``sources``, whose package brings every reader with it.
+ORIGIN_COLUMNS = ("_file", "_sheet", "_row", "_key")
 
 
 class WarehouseRunLog:
@@ -109,7 +109,7 @@ class WarehouseRunLog:
             "CAST(source_hash AS VARCHAR) AS source_hash, ? AS run_id, "
             "CAST(_file AS VARCHAR) AS source_file, CAST(_sheet AS VARCHAR) AS source_sheet, "
             f"TRY_CAST(_row AS BIGINT) AS source_row, {payload} AS payload, now() AS landed_at, "
-            "CAST(? AS VARCHAR) AS source_name"
+            "CAST(? AS VARCHAR) AS source_name, CAST(_key AS VARCHAR) AS source_row_key"
         )
         delete_insert(
             self._con,
@@ -124,7 +124,8 @@ class WarehouseRunLog:
 
     @retrying
     def land_rejects(self, run_id: str, resource: str, rejects: pd.DataFrame) -> None:
-        """Append the run's rejected cells (file, sheet, row, column, value, code, message)."""
+        """Append the run's rejected cells (file, sheet, row, column, value, code, message, and
+        the key of a table source's row)."""
         if rejects.empty:
             return
         require_columns(rejects, ("row", "code"), "land_rejects")
@@ -136,7 +137,9 @@ class WarehouseRunLog:
                 'CAST("file" AS VARCHAR) AS "file", CAST(sheet AS VARCHAR) AS sheet, '
                 'TRY_CAST("row" AS BIGINT) AS "row", CAST("column" AS VARCHAR) AS "column", '
                 'CAST("value" AS VARCHAR) AS "value", CAST(code AS VARCHAR) AS code, '
-                f"CAST(message AS VARCHAR) AS message, now() AS rejected_at FROM {name}",
+                "CAST(message AS VARCHAR) AS message, "
+                'nullif(CAST("key" AS VARCHAR), \'\') AS "key", '
+                f"now() AS rejected_at FROM {name}",
                 [self._organization_id, run_id, resource],
             )
 

@@ -28,7 +28,7 @@ from emissions_etl.warehouse._descriptions import (
 )
 
 #: The newest schema version this code writes.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 _MIGRATIONS: dict[int, str] = {
     1: "ddl.sql",
@@ -37,6 +37,7 @@ _MIGRATIONS: dict[int, str] = {
     4: "migration_4.sql",
     5: "migration_5.sql",
     6: "migration_6.sql",
+    7: "migration_7.sql",
 }
 #: Tables whose rows belong to one organization (``organization_id``).
 ORGANIZATION_TABLES = (

@@ -29,6 +29,7 @@ from emissions_etl.warehouse._connection import (
     fetch_frame,
     warehouse_error,
 )
+from emissions_etl.warehouse._dry_run import DryRunParts
 from emissions_etl.warehouse._file_upkeep import maintain_file, wal_bytes
 from emissions_etl.warehouse._filed import Freeze, current_snapshot, record_filed
 from emissions_etl.warehouse._inventory import compose as compose_inventory
@@ -132,6 +133,26 @@ class Warehouse:
                 yield WarehouseWriter(con, self.organization_id, exclusive=not self.shared)
             finally:
                 self._writer_con = None
+
+    @contextmanager
+    def dry_run(self) -> Iterator[DryRunParts]:
+        """The parts of a load that changes nothing (``_dry_run``): over a read-only
+        connection, or over an empty schema in memory when nothing was ever loaded here. Takes
+        no lock: a file another load is writing is refused as any reader is (WarehouseError)."""
+        if self.target.exists:
+            con = self._connection(read_only=True)
+        else:
+            con = duckdb.connect(":memory:")
+            ensure_schema(con)
+        try:
+            con.execute("SET TimeZone = 'UTC'")
+            if self.target.is_lake and self.target.exists:
+                con.execute(f"USE {LAKE_ALIAS}")
+            yield DryRunParts(con, self.organization_id)
+        except duckdb.Error as error:
+            raise warehouse_error(self.target, error, self.memory) from error
+        finally:
+            close(con)
 
     @contextmanager
     def attached(self) -> Iterator[None]:

@@ -39,6 +39,7 @@ def rejects_at(
                 "value": "" if _is_empty(value) else str(value),
                 "code": RejectCode.REJECTED_BY_SERVICE.value,
                 "message": f"The service refused this row ({code}): {message}",
+                "key": "" if _is_empty(source.get("_key")) else str(source.get("_key")),
             }
         )
     return pd.DataFrame(out, columns=list(REJECT_COLUMNS)) if out else empty_rejects()
