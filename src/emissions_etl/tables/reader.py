@@ -162,8 +162,8 @@ def _frame(batch: pa.RecordBatch, header: HeaderMatch, source: str, first: int) 
 
 
 def _plain(table: pa.Table) -> pa.Table:
-    """Types a cell reader knows: decimals as floats, times of day as text, the rest as they
-    are."""
+    """Types a cell reader knows: decimals as floats, times of day as text, bytes as text when
+    they are UTF-8 (SQLite's columns declared without a type), the rest as they are."""
     columns = []
     for column in table.columns:
         kind = column.type
@@ -171,6 +171,11 @@ def _plain(table: pa.Table) -> pa.Table:
             column = column.cast(pa.float64())
         elif pa.types.is_time(kind):
             column = column.cast(pa.string())
+        elif pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
+            try:
+                column = column.cast(pa.string())
+            except pa.ArrowInvalid:
+                pass  # not text: the cell shows what it holds, and is rejected if it matters
         columns.append(column)
     return pa.table(columns, names=table.column_names)
 
