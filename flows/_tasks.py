@@ -19,14 +19,17 @@ from emissions_etl.loading.file_loads import FileOutcome, load_files
 from emissions_etl.loading.file_plan import PlannedFile, SheetFate
 from emissions_etl.loading.inbox import plan_inbox
 from emissions_etl.loading.pipeline import LoadOptions, refresh_aggregates
+from emissions_etl.loading.table_loads import PlannedTable
 from emissions_etl.orchestration import organization_runs, run_report, warehouse_turns
 from emissions_etl.orchestration.artifacts import publish_markdown, publish_table
+from emissions_etl.orchestration.flow_runs import PlannedSource
 from emissions_etl.orchestration.organization_runs import OrganizationRun
 from emissions_etl.orchestration.organizations import inbox_for, settings_for
 from emissions_etl.orchestration.run_logs import quiet_run_logs
-from emissions_etl.orchestration.run_names import artifact_key, load_task_name
+from emissions_etl.orchestration.run_names import artifact_key, load_task_name, table_task_name
 from emissions_etl.orchestration.run_report import RunVerdict
 from emissions_etl.orchestration.run_states import end_state
+from emissions_etl.orchestration.table_sources import source_named, sources_of_the_run
 from emissions_etl.report import write_report
 from emissions_etl.resources import resource_spec
 from emissions_etl.scrubbing import scrub
@@ -145,6 +148,44 @@ def not_loaded(planned: PlannedFile) -> FileOutcome:
     refused, with why."""
     outcome = FileOutcome.not_loaded(planned)
     run_report.log_outcome(get_run_logger(), outcome)
+    return outcome
+
+
+@task(name="plan table sources", task_run_name="plan table sources")
+def plan_sources(organization: str | None = None) -> list[PlannedSource]:
+    """The table sources the run syncs after its inbox (the worker's EMISSIONS_SOURCES file,
+    else the variable emissions_sources), by name: none when neither is set."""
+    sources = [
+        PlannedSource(entry.source.source_name, entry.source.resource)
+        for entry in sources_of_the_run(organization)
+    ]
+    if sources:
+        names = ", ".join(source.name for source in sources)
+        get_run_logger().info("table sources: %d (%s)", len(sources), names)
+    return sources
+
+
+@task(
+    name="sync table source",
+    task_run_name=table_task_name,
+    retries=2,
+    retry_delay_seconds=[10, 60],
+    retry_condition_fn=_transient_only,
+)
+def load_source(
+    name: str, resource: str, options: LoadOptions, organization: str | None = None
+) -> Any:
+    """Read, validate, write and land one table source's rows (its query, the databases it
+    attaches with their passwords read now), as a file's task does; safe to retry."""
+    settings = settings_for(organization)
+    logger = get_run_logger()
+    table = PlannedTable.of(source_named(name, organization))
+    [outcome] = load_files(
+        [table], settings=settings, options=options, refresh=False, notify=logger.info
+    )
+    run_report.log_outcome(logger, outcome)
+    if outcome.error is not None:
+        return Failed(message=scrub(f"{outcome.label}: {outcome.reason}"), data=outcome.error)
     return outcome
 
 

@@ -1,4 +1,5 @@
-"""Flow ``nightly_load``: every file of the inbox, parents first, then one summary and a true
+"""Flow ``nightly_load``: every file of the inbox, parents first, then each table source (the
+worker's EMISSIONS_SOURCES file, else the variable emissions_sources), then one summary and a true
 end state (Failed when a file failed or nothing loaded, Completed with rejected or failed rows
 tagged ``partial``), in its turn on the warehouse. With organizations configured, one run per
 organization (``organization_runs``)."""
@@ -24,8 +25,10 @@ from emissions_etl.orchestration.run_states import (
 )
 from flows._tasks import (
     load_one,
+    load_source,
     not_loaded,
     plan,
+    plan_sources,
     publish,
     publish_organizations,
     refresh_sums,
@@ -78,6 +81,8 @@ def nightly_load(
             load=load_one,
             not_loaded=not_loaded,
             refresh_sums=refresh_sums,
+            sources=plan_sources(organization),
+            load_source=load_source,
         )
         return publish(outcomes, organization)
 

@@ -46,6 +46,16 @@ def prefect_setup_command(
             "each; the nightly then runs once per organization.",
         ),
     ] = None,
+    sources: Annotated[
+        Path | None,
+        typer.Option(
+            envvar="EMISSIONS_SOURCES",
+            show_envvar=True,
+            help="TOML file of table sources the nightly syncs after its inbox: writes the "
+            "variable emissions_sources (never a password: one a URI holds goes to the Secret "
+            "block emissions-source-<source>-<database>).",
+        ),
+    ] = None,
     project_dir: Annotated[
         Path | None,
         typer.Option(help="Folder holding flows/ (default: $EMISSIONS_PROJECT_DIR, else here)."),
@@ -98,6 +108,7 @@ def prefect_setup_command(
         "inbox": inbox,
         "shared_limits": shared_limits.value if shared_limits else None,
         "organizations": organizations,
+        "sources": sources,
         "project_dir": project_dir,
     }
     console = Console()

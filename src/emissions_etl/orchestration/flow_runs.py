@@ -39,6 +39,29 @@ class LoadTask(Protocol):
     ) -> State[Any]: ...
 
 
+class SourceTask(Protocol):
+    """The flows' task syncing one table source (``flows._tasks.load_source``), by its name."""
+
+    def __call__(
+        self,
+        name: str,
+        resource: str,
+        options: LoadOptions,
+        organization: str | None,
+        *,
+        return_state: Literal[True],
+    ) -> State[Any]: ...
+
+
+@dataclass(frozen=True)
+class PlannedSource:
+    """A table source of the night, as its task is given it: its name and resource only (the
+    task reads the rest, passwords included, when it runs: none is a task's parameter)."""
+
+    name: str
+    resource: str
+
+
 class RefreshTask(Protocol):
     """The flows' task reading the sums again (``flows._tasks.refresh_sums``)."""
 
@@ -46,17 +69,24 @@ class RefreshTask(Protocol):
 
 
 def file_outcome(
-    path: str, resource: str, state: State[Any], sheets: tuple[str, ...] = ()
+    path: str | None,
+    resource: str,
+    state: State[Any],
+    sheets: tuple[str, ...] = (),
+    *,
+    table: str = "",
 ) -> FileOutcome:
     """The outcome of a load task from its final state (``sheets``: the workbook's sheets it
-    loaded, when not the whole workbook)."""
+    loaded, when not the whole workbook; ``table``: the table source it synced, ``path``
+    None)."""
     if state.is_completed():
         outcome: FileOutcome = state.result()
         return outcome
     error = state.result(raise_on_failure=False)
     if not isinstance(error, EmissionsEtlError):
         error = EmissionsEtlError(str(state.message))
-    return FileOutcome(as_path(path), resource, error=error, sheets=sheets)
+    where = as_path(path) if path is not None else None
+    return FileOutcome(where, resource, error=error, sheets=sheets, table=table)
 
 
 def load_file(
@@ -93,6 +123,12 @@ class NightlyParameters:
             sheets=planned.sheets,
         )
 
+    def table_options(self) -> LoadOptions:
+        """How each table source of the night loads."""
+        return LoadOptions(
+            strict=self.strict, mirror=self.mirror, allow_mass_delete=self.allow_mass_delete
+        )
+
     def as_flow_parameters(self) -> dict[str, Any]:
         """The parameters a child run of the nightly is started with (and its organization)."""
         return asdict(self)
@@ -112,10 +148,13 @@ def load_planned(
     load: LoadTask,
     not_loaded: Callable[[PlannedFile], FileOutcome],
     refresh_sums: RefreshTask,
+    sources: Sequence[PlannedSource] = (),
+    load_source: SourceTask | None = None,
 ) -> list[FileOutcome]:
     """Each planned file loaded by ``load`` (one that fails does not stop the others) or, with
-    no resource, told why not; then, when a file loaded, the sums read again by
-    ``refresh_sums`` (a failure is that task's: the files stand loaded)."""
+    no resource, told why not; then each table source synced by ``load_source``, a task each
+    as a file's; then, when anything loaded, the sums read again by ``refresh_sums`` (a
+    failure is that task's: the files stand loaded)."""
     outcomes = []
     for file in planned:
         if file.spec is None:
@@ -131,6 +170,12 @@ def load_planned(
             sheets=file.shown_sheets,
         )
         outcomes.append(outcome)
+    for source in sources:
+        if load_source is None:
+            raise ValueError("table sources to sync, and no task to sync them with")
+        state = load_source(source.name, source.resource, parameters.table_options(),
+                            organization, return_state=True)  # fmt: skip
+        outcomes.append(file_outcome(None, source.resource, state, table=source.name))
     if any(outcome.summary is not None for outcome in outcomes):
         refresh_sums(organization, return_state=True)
     return outcomes

@@ -77,6 +77,14 @@ def load_task_name() -> str:
     return f"load {label} ({parameters.get('resource')})"
 
 
+def table_task_name() -> str:
+    """``sync fuel_card (vehicle_consumptions)``: a table source's task run."""
+    from prefect.runtime import task_run
+
+    parameters: dict[str, Any] = dict(task_run.parameters or {})
+    return f"sync {parameters.get('name')} ({parameters.get('resource')})"
+
+
 def artifact_key(kind: str, organization: str | None = None) -> str:
     """``emissions-<deployment>-<kind>`` (``emissions-nightly-summary``), with the organization
     a run loads for before the kind (``emissions-nightly-acme-es-summary``: each keeps its own

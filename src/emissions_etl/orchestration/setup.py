@@ -4,7 +4,8 @@ Against the server in ``PREFECT_API_URL`` it creates or updates, and may be run 
 the process work pool ``emissions-etl``, the global concurrency limits through which workers on
 several machines share the service's limits (``client.prefect_limits``), the Secret block
 ``emissions-api-key``, the variables the flows read (``prefect_config.VARIABLES``), with a file
-of organizations their list and one Secret block each (``orchestration.organizations``), the limit
+of organizations their list and one Secret block each (``orchestration.organizations``), with a
+file of table sources their list and their databases' passwords (``table_sources``), the limit
 through which runs writing the warehouse take turns (``warehouse_turns``), every deployment of
 ``flows/prefect.yaml``, and with a block to notify through, the automations that tell someone
 when a run fails or, if asked, completes partial (``alerts``).
@@ -35,6 +36,7 @@ from emissions_etl.orchestration.organizations import (
     key_block_name,
 )
 from emissions_etl.orchestration.steps import MARKER
+from emissions_etl.orchestration.table_sources import SOURCES_VARIABLE, save_sources
 from emissions_etl.orchestration.warehouse_turns import (
     ORGANIZATION_PREFIX,
     absolute,
@@ -42,6 +44,7 @@ from emissions_etl.orchestration.warehouse_turns import (
 )
 from emissions_etl.organizations import Organization, read_organizations
 from emissions_etl.settings import DEFAULT_WAREHOUSE, Settings
+from emissions_etl.tables.sources_file import read_sources_file
 from emissions_etl.warehouse import Warehouse, WarehouseTarget
 
 if TYPE_CHECKING:
@@ -100,6 +103,13 @@ def setup_prefect(
         say(f"variable {ORGANIZATIONS_VARIABLE}: {len(organizations)} organization(s): {names}")
         for organization in organizations:
             say(f"Secret block {key_block_name(organization.name)}: saved (value not shown)")
+    if settings.sources is not None:
+        entries = read_sources_file(settings.sources)
+        blocks = save_sources(entries)
+        names = ", ".join(entry.source.source_name for entry in entries)
+        say(f"variable {SOURCES_VARIABLE}: {len(entries)} table source(s): {names}")
+        for block in blocks:
+            say(f"Secret block {block}: saved (value not shown)")
     say(ensure_warehouse_turns(settings, project_dir))
     if deploy:
         deploy_all(project_dir, api_url, say=say)

@@ -10,6 +10,7 @@ run to the next; DuckDB sorts within its memory limit, spilling the rest to a fo
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -172,10 +173,9 @@ def _plain(table: pa.Table) -> pa.Table:
         elif pa.types.is_time(kind):
             column = column.cast(pa.string())
         elif pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
-            try:
+            # not text: the cell shows what it holds, and is rejected if it matters
+            with contextlib.suppress(pa.ArrowInvalid):
                 column = column.cast(pa.string())
-            except pa.ArrowInvalid:
-                pass  # not text: the cell shows what it holds, and is rejected if it matters
         columns.append(column)
     return pa.table(columns, names=table.column_names)
 

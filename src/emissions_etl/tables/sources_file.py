@@ -20,7 +20,7 @@ block and stores the file without it (``public``).
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -51,11 +51,30 @@ class SourceEntry:
         )
         return replace(self.source, attachments=attachments)
 
+    def passwords_moved(
+        self, block_of: Callable[[str, str], str]
+    ) -> tuple[SourceEntry, dict[str, str]]:
+        """This entry with each password its URIs hold moved to a Secret block
+        (``block_of(source, attachment)`` names it), and those blocks' values."""
+        blocks = dict(self.password_blocks or {})
+        values: dict[str, str] = {}
+        attachments = []
+        for attachment in self.source.attachments:
+            password = attachment.password
+            if password is not None:
+                block = block_of(self.source.source_name, attachment.name)
+                blocks[attachment.name], values[block] = block, password
+                attachment = attachment.without_password()
+            attachments.append(attachment)
+        source = replace(self.source, attachments=tuple(attachments))
+        return replace(self, source=source, password_blocks=blocks or None), values
+
     def public(self) -> dict[str, Any]:
-        """The entry as it may be stored and shown (a Prefect variable): passwords masked."""
+        """The entry as it may be stored and shown (a Prefect variable): no password (one a
+        URI holds is left out: ``passwords_moved`` keeps it in a block first)."""
         attach: dict[str, Any] = {}
         for attachment in self.source.attachments:
-            uri = attachment.described.partition("=")[2]
+            uri = f"{attachment.kind}:{attachment.without_password().target}"
             block = (self.password_blocks or {}).get(attachment.name)
             attach[attachment.name] = {"uri": uri, "password_block": block} if block else uri
         entry: dict[str, Any] = {
