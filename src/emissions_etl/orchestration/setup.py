@@ -105,11 +105,11 @@ def setup_prefect(
             say(f"Secret block {key_block_name(organization.name)}: saved (value not shown)")
     if settings.sources is not None:
         entries = read_sources_file(settings.sources)
-        blocks = save_sources(entries)
         names = ", ".join(entry.source.source_name for entry in entries)
+        written = save_sources(entries)
         say(f"variable {SOURCES_VARIABLE}: {len(entries)} table source(s): {names}")
-        for block in blocks:
-            say(f"Secret block {block}: saved (value not shown)")
+        for password_block in written:
+            say(f"Secret block {password_block}: saved (value not shown)")
     say(ensure_warehouse_turns(settings, project_dir))
     if deploy:
         deploy_all(project_dir, api_url, say=say)
