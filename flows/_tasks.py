@@ -22,14 +22,13 @@ from emissions_etl.loading.pipeline import LoadOptions, refresh_aggregates
 from emissions_etl.loading.table_loads import PlannedTable
 from emissions_etl.orchestration import organization_runs, run_report, warehouse_turns
 from emissions_etl.orchestration.artifacts import publish_markdown, publish_table
-from emissions_etl.orchestration.flow_runs import PlannedSource
 from emissions_etl.orchestration.organization_runs import OrganizationRun
 from emissions_etl.orchestration.organizations import inbox_for, settings_for
 from emissions_etl.orchestration.run_logs import quiet_run_logs
 from emissions_etl.orchestration.run_names import artifact_key, load_task_name, table_task_name
 from emissions_etl.orchestration.run_report import RunVerdict
 from emissions_etl.orchestration.run_states import end_state
-from emissions_etl.orchestration.table_sources import source_named, sources_of_the_run
+from emissions_etl.orchestration.table_sources import source_named
 from emissions_etl.report import write_report
 from emissions_etl.resources import resource_spec
 from emissions_etl.scrubbing import scrub
@@ -149,20 +148,6 @@ def not_loaded(planned: PlannedFile) -> FileOutcome:
     outcome = FileOutcome.not_loaded(planned)
     run_report.log_outcome(get_run_logger(), outcome)
     return outcome
-
-
-@task(name="plan table sources", task_run_name="plan table sources")
-def plan_sources(organization: str | None = None) -> list[PlannedSource]:
-    """The table sources the run syncs after its inbox (the worker's EMISSIONS_SOURCES file,
-    else the variable emissions_sources), by name: none when neither is set."""
-    sources = [
-        PlannedSource(entry.source.source_name, entry.source.resource)
-        for entry in sources_of_the_run(organization)
-    ]
-    if sources:
-        names = ", ".join(source.name for source in sources)
-        get_run_logger().info("table sources: %d (%s)", len(sources), names)
-    return sources
 
 
 @task(

@@ -23,12 +23,12 @@ from emissions_etl.orchestration.run_states import (
     OUTAGE_RETRY_SECONDS,
     retried_only_on_outage,
 )
+from emissions_etl.orchestration.table_sources import planned_sources
 from flows._tasks import (
     load_one,
     load_source,
     not_loaded,
     plan,
-    plan_sources,
     publish,
     publish_organizations,
     refresh_sums,
@@ -81,7 +81,7 @@ def nightly_load(
             load=load_one,
             not_loaded=not_loaded,
             refresh_sums=refresh_sums,
-            sources=plan_sources(organization),
+            sources=planned_sources(organization),
             load_source=load_source,
         )
         return publish(outcomes, organization)

@@ -16,6 +16,7 @@ from pydantic import SecretStr
 
 from emissions_etl.errors import TableSourceError
 from emissions_etl.orchestration.config import prefect_variable, secret_block_value
+from emissions_etl.orchestration.flow_runs import PlannedSource
 from emissions_etl.settings import Settings
 from emissions_etl.tables import TableSource
 from emissions_etl.tables.sources_file import SourceEntry, read_sources_file, sources_of
@@ -44,6 +45,15 @@ def sources_of_the_run(organization: str | None) -> list[SourceEntry]:
             raise TableSourceError(SOURCES_VARIABLE, "the variable does not hold a list")
         entries = sources_of(listed, where=f"the Prefect variable {SOURCES_VARIABLE}")
     return [entry for entry in entries if entry.organization == organization]
+
+
+def planned_sources(organization: str | None) -> list[PlannedSource]:
+    """The table sources of the run, by name and resource, as the nightly hands them to its
+    tasks (each reads its source, passwords included, when it runs)."""
+    return [
+        PlannedSource(entry.source.source_name, entry.source.resource)
+        for entry in sources_of_the_run(organization)
+    ]
 
 
 def source_named(name: str, organization: str | None) -> TableSource:
