@@ -41,7 +41,7 @@ def test_json_is_an_array_of_rejects_in_reading_order(tmp_path: Path) -> None:
 
 
 def test_json_keeps_non_ascii_text_readable(tmp_path: Path) -> None:
-    rejects = pd.DataFrame([["f.csv", "", 2, "Menge", "–3", "NOT_POSITIVE", "Menge größer 0"]],
+    rejects = pd.DataFrame([["f.csv", "", 2, "Menge", "–3", "NOT_POSITIVE", "Menge größer 0", ""]],
                            columns=list(REJECT_COLUMNS))  # fmt: skip
     out = tmp_path / "r.json"
     write_rejects_json(rejects, out)

@@ -73,7 +73,7 @@ def test_the_summary_keeps_its_table_narrow_and_says_the_words_under_it() -> Non
 
 def test_the_summary_says_what_to_change_in_the_first_rejected_cells() -> None:
     rejects = pd.DataFrame(
-        [["w.xlsx", "Wastes", 7, "Facility", "X", "UNKNOWN_FACILITY", "No facility 'X' here."]],
+        [["w.xlsx", "Wastes", 7, "Facility", "X", "UNKNOWN_FACILITY", "No facility 'X' here.", ""]],
         columns=list(REJECT_COLUMNS),
     )
     outcome = loaded("w.xlsx", rejects=rejects, rows_read=2, rows_rejected=1, rows_loaded=1)
@@ -88,8 +88,8 @@ def test_the_summary_says_what_to_change_in_the_first_rejected_cells() -> None:
 
 def test_the_rejects_table_shows_empty_cells_empty_and_cuts_long_values() -> None:
     rejects = pd.DataFrame(
-        [["w.xlsx", None, 4, "Facility", float("nan"), "REQUIRED", "x" * 300],
-         ["w.xlsx", None, 4, "Unit", "k" * 50, "INVALID_UNIT", "no such unit"]],
+        [["w.xlsx", None, 4, "Facility", float("nan"), "REQUIRED", "x" * 300, ""],
+         ["w.xlsx", None, 4, "Unit", "k" * 50, "INVALID_UNIT", "no such unit", ""]],
         columns=list(REJECT_COLUMNS),
     )  # fmt: skip
     outcome = loaded("w.xlsx", rejects=rejects, rows_rejected=1)

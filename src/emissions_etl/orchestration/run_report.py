@@ -7,7 +7,7 @@ file names, codes and co2e go in here; no setting or key ever does."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -128,7 +128,7 @@ def summary_markdown(
         lines += ["", f"**Rejected cells** ({_first(len(shown), len(rejects))}; all of them in "
                   "the rejects table):", ""]  # fmt: skip
         lines += [
-            f"- {_escape(_text(r['file']))}{_sheet(r['sheet'])} row {_text(r['row'])}, "
+            f"- {_escape(_text(r['file']))}{_sheet(r['sheet'])} {_row(r)}, "
             f"{_escape(_text(r['column']))}: {_escape(_text(r['message']))} "
             f"`{_text(r['code'])}`"
             for r in shown.to_dict("records")
@@ -165,6 +165,12 @@ def _table(
 
 def _first(shown: int, total: int) -> str:
     return f"all {total:,}" if shown == total else f"the first {shown:,} of {total:,}"
+
+
+def _row(reject: Mapping[Any, Any]) -> str:
+    """A reject's row as a person finds it: a table source's by its key, a file's by number."""
+    key = _text(reject.get("key"))
+    return _escape(key) if key else f"row {_text(reject['row'])}"
 
 
 def _sheet(sheet: object) -> str:
@@ -248,6 +254,7 @@ def rejects_rows(outcomes: Sequence[FileOutcome]) -> tuple[list[dict[str, Any]],
     rejects = _rejects(outcomes)
     if rejects.empty:
         return [], 0, 0
+    keyed = "key" in rejects.columns and bool(rejects["key"].fillna("").astype(str).ne("").any())
     rows = [
         {
             "file": _cut(_text(r["file"]), MAX_FILE_CHARS),
@@ -256,6 +263,7 @@ def rejects_rows(outcomes: Sequence[FileOutcome]) -> tuple[list[dict[str, Any]],
             "column": _cut(_text(r["column"]), MAX_VALUE_CHARS),
             "value": _cut(_text(r["value"]), MAX_VALUE_CHARS),
             "code": _text(r["code"]),
+            **({"key": _cut(_text(r.get("key")), MAX_VALUE_CHARS)} if keyed else {}),
         }
         for r in rejects.head(MAX_REJECTS_IN_ARTIFACT).to_dict("records")
     ]
