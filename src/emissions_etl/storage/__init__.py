@@ -17,7 +17,7 @@ from emissions_etl.storage._reading import (
     open_binary,
     size,
 )
-from emissions_etl.storage._s3 import S3Endpoint, s3_endpoint
+from emissions_etl.storage._s3 import S3Endpoint, s3_endpoint, s3_secret_options
 from emissions_etl.storage._writing import ensure_folder, remove, write_text, written
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "open_binary",
     "remove",
     "s3_endpoint",
+    "s3_secret_options",
     "size",
     "store_errors",
     "write_text",

@@ -36,3 +36,25 @@ def s3_endpoint(environ: Mapping[str, str] | None = None) -> S3Endpoint:
         return S3Endpoint(region=region)
     parts = urlsplit(url if "://" in url else f"https://{url}")
     return S3Endpoint(host=parts.netloc, use_ssl=parts.scheme != "http", region=region)
+
+
+def s3_secret_options(endpoint: S3Endpoint | None = None) -> list[str]:
+    """The options of a DuckDB ``CREATE SECRET`` reaching S3 as the AWS chain says: its
+    ``credential_chain`` provider (the packaged ``aws`` extension) reads the keys, profiles and
+    instance roles itself, so no key is ever written into a statement; only the endpoint and
+    region, which are not secret, are named (path-style buckets for S3-compatible stores)."""
+    endpoint = endpoint or s3_endpoint()
+    options = ["TYPE s3", "PROVIDER credential_chain"]
+    if endpoint.host is not None:
+        options += [
+            f"ENDPOINT '{_quoted(endpoint.host)}'",
+            "URL_STYLE 'path'",
+            f"USE_SSL {str(endpoint.use_ssl).lower()}",
+        ]
+    if endpoint.region:
+        options.append(f"REGION '{_quoted(endpoint.region)}'")
+    return options
+
+
+def _quoted(text: str) -> str:
+    return text.replace("'", "''")

@@ -31,12 +31,15 @@ from emissions_etl.errors import TableSourceError
 from emissions_etl.scrubbing import scrub
 from emissions_etl.sources.frames import KEY_ROWS_COLUMN, ROW_KEY_COLUMN, build_batch
 from emissions_etl.sources.headers import ColumnNamer, HeaderMatch
+from emissions_etl.storage import s3_secret_options
 from emissions_etl.tables.source import TableSource
 
 #: Extensions every reading connection loads: DuckDB's readers of lakes and object stores.
 LAKE_EXTENSIONS = ("httpfs", "avro", "iceberg", "delta")
 #: DuckDB's memory for the sort; what does not fit spills to the reader's own folder.
 MEMORY_LIMIT = "1GB"
+#: The secret through which the query reads S3 (its keys stay in the AWS chain).
+S3_SECRET = "emissions_table_store"
 _KEY_LABEL = "__emissions_key"
 _KEY_ROWS = "__emissions_key_rows"
 
@@ -79,6 +82,17 @@ class TableReader:
         fail = lambda reason: TableSourceError(name, reason)  # noqa: E731
         for extension in LAKE_EXTENSIONS:
             load_packaged(con, extension, fail)
+        if _reads_s3(self.source):
+            load_packaged(con, "aws", fail)
+            try:
+                con.execute(f"CREATE SECRET {S3_SECRET} ({', '.join(s3_secret_options())})")
+            except duckdb.Error as error:
+                raise TableSourceError(
+                    name,
+                    f"no S3 secret ({_reason(error)}); credentials come from the AWS "
+                    "chain: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, an "
+                    "instance role",
+                ) from None
         for attachment in self.source.attachments:
             if attachment.extension is not None:
                 load_packaged(con, attachment.extension, fail)
@@ -134,6 +148,12 @@ class TableReader:
                 ) from None
             yield _frame(batch, header, self.source.source_name, first)
             first += batch.num_rows
+
+
+def _reads_s3(source: TableSource) -> bool:
+    """The query, or a database it attaches, is in S3 (credentials from the AWS chain)."""
+    texts = [source.query, *(attachment.target for attachment in source.attachments)]
+    return any(scheme in text.lower() for text in texts for scheme in ("s3://", "s3a://"))
 
 
 def _ordered(query: str, key: Sequence[str], names: Sequence[str]) -> str:

@@ -17,7 +17,7 @@ import duckdb
 from emissions_etl.duckdb_extensions import load_packaged
 from emissions_etl.errors import WarehouseError
 from emissions_etl.scrubbing import scrub
-from emissions_etl.storage import is_url, s3_endpoint
+from emissions_etl.storage import is_url, s3_secret_options
 
 #: Schemes of the data paths httpfs writes through an S3 secret.
 S3_SCHEMES = ("s3://", "s3a://")
@@ -46,16 +46,7 @@ def attach_store(con: duckdb.DuckDBPyConnection, data_path: str | None) -> None:
     # smaller; 5 MB parts (S3's least), 4 at once, write them within any limit.
     con.execute(f"SET s3_uploader_max_filesize = '{UPLOAD_MAX_FILE}'")
     con.execute(f"SET s3_uploader_thread_limit = {UPLOAD_THREADS}")
-    endpoint = s3_endpoint()
-    options = ["TYPE s3", "PROVIDER credential_chain"]
-    if endpoint.host is not None:
-        options += [
-            f"ENDPOINT '{_quoted(endpoint.host)}'",
-            "URL_STYLE 'path'",
-            f"USE_SSL {str(endpoint.use_ssl).lower()}",
-        ]
-    if endpoint.region:
-        options.append(f"REGION '{_quoted(endpoint.region)}'")
+    options = s3_secret_options()
     try:
         con.execute(f"CREATE OR REPLACE SECRET {SECRET_NAME} ({', '.join(options)})")
     except duckdb.Error as error:
@@ -65,7 +56,3 @@ def attach_store(con: duckdb.DuckDBPyConnection, data_path: str | None) -> None:
             "credentials come from the AWS chain: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, "
             "AWS_PROFILE, an instance role"
         ) from None
-
-
-def _quoted(text: str) -> str:
-    return text.replace("'", "''")
