@@ -14,12 +14,14 @@ from emissions_etl.connection import open_client
 from emissions_etl.errors import ApiStatusError, EmissionsEtlError, InputError, StrictModeError
 from emissions_etl.loading.file_plan import PlannedFile, file_label
 from emissions_etl.loading.pipeline import (
+    LoadApi,
     LoadOptions,
     LoadSummary,
     ProgressCallback,
     load_file,
     refresh_aggregates,
 )
+from emissions_etl.loading.ports import PlannableWarehouse
 from emissions_etl.loading.table_loads import PlannedTable, load_table
 from emissions_etl.loading.writing import JobCompletion
 from emissions_etl.resources import ResourceSpec, in_dependency_order
@@ -113,6 +115,33 @@ def _as_planned(item: PlannedFile | tuple[AnyPath, ResourceSpec]) -> PlannedFile
     return item if isinstance(item, PlannedFile) else PlannedFile(*item)
 
 
+def _outcome_of(entry: PlannedFile | PlannedTable) -> FileOutcome:
+    if isinstance(entry, PlannedTable):
+        return FileOutcome.of_table(entry)
+    assert entry.spec is not None
+    return FileOutcome(entry.path, entry.spec.name, sheets=entry.shown_sheets)
+
+
+def _load_one(
+    entry: PlannedFile | PlannedTable,
+    client: LoadApi,
+    warehouse: PlannableWarehouse,
+    options: LoadOptions,
+    progress: ProgressCallback | None,
+    completion: JobCompletion,
+) -> LoadSummary:
+    """One file (or a workbook's sheets), or one table source, loaded."""
+    if isinstance(entry, PlannedTable):
+        return load_table(entry.source, api=client, warehouse=warehouse, spec=entry.spec,
+                          options=options, progress=progress, completion=completion)  # fmt: skip
+    assert entry.spec is not None
+    return load_file(
+        entry.path, api=client, warehouse=warehouse, spec=entry.spec,
+        options=options.for_sheets(entry.sheets), progress=progress, completion=completion,
+        workbook=entry.workbook,
+    )  # fmt: skip
+
+
 def load_files(
     planned: Sequence[Planned],
     *,
@@ -125,9 +154,10 @@ def load_files(
     webhooks: WebhookSettings | None = None,
     notify: Notify | None = None,
 ) -> list[FileOutcome]:
-    """Load every file in dependency order; with ``keep_going`` a failed file is recorded and
-    the next one loads, else the error is raised. With ``refresh``, records whose co2e sums
-    others' (facilities, vehicles...) are read again at the end. ``webhooks``: how ingest jobs
+    """Load every file in dependency order, then every table source; with ``keep_going`` a
+    failed file (or source) is recorded and the next one loads, else the error is raised.
+    With ``refresh``, records whose co2e sums others' (facilities, vehicles...) are read again
+    at the end. ``webhooks``: how ingest jobs
     finish (default: the EMISSIONS_WEBHOOK_* environment); ``notify`` receives their lines, and
     the warehouse's while another load holds it. What a plan does not load (``PlannedFile.spec``
     None) is an outcome after the loads, whatever ``keep_going``. ``progress`` is called with
@@ -141,38 +171,17 @@ def load_files(
             webhooks = webhooks or WebhookSettings(warehouse=warehouse.target.location)
             completion = stack.enter_context(open_job_completion(client, webhooks, notify=notify))
         ordered = in_load_order(planned)
-        for entry in ordered:
-            if entry.spec is None:
-                continue
-            outcome = FileOutcome(entry.path, entry.spec.name, sheets=entry.shown_sheets)
+        loads: list[PlannedFile | PlannedTable] = [e for e in ordered if e.spec is not None]
+        for entry in [*loads, *tables_in_load_order(planned)]:
+            outcome = _outcome_of(entry)
             try:
-                outcome.summary = load_file(
-                    entry.path,
-                    api=client,
-                    warehouse=warehouse,
-                    spec=entry.spec,
-                    options=options.for_sheets(entry.sheets),
-                    progress=progress(entry.label),
-                    completion=completion,
-                    workbook=entry.workbook,
-                )
+                outcome.summary = _load_one(entry, client, warehouse, options,
+                                            progress(entry.label), completion)  # fmt: skip
             except EmissionsEtlError as error:
                 if not keep_going:
                     raise
                 outcome.error = error
             outcomes.append(outcome)
-        for table in tables_in_load_order(planned):
-            found = FileOutcome.of_table(table)
-            try:
-                found.summary = load_table(
-                    table.source, api=client, warehouse=warehouse, spec=table.spec,
-                    options=options, progress=progress(table.label), completion=completion,
-                )  # fmt: skip
-            except EmissionsEtlError as error:
-                if not keep_going:
-                    raise
-                found.error = error
-            outcomes.append(found)
         outcomes += [FileOutcome.not_loaded(entry) for entry in ordered if entry.spec is None]
         if refresh and any(o.summary is not None and o.summary.rows_loaded for o in outcomes):
             refresh_aggregates(client, warehouse)

@@ -64,6 +64,8 @@ class MirrorRequest:
     dry_run: bool
     #: Sheets of the file's workbook refused (not read): their rows may be the gone records'.
     sheets_refused: tuple[str, ...] = ()
+    #: What holds the rows, in messages: a file, or a table source's query.
+    holder: str = "file"
 
 
 @dataclass
@@ -84,7 +86,8 @@ def mirror_source(writer: LoadWarehouse, deleter: Deleter, request: MirrorReques
     if not request.mirror:
         if outcome.gone:
             outcome.notes.append(
-                f"{outcome.gone} record(s) of source {source} have no row in this file (dropped "
+                f"{outcome.gone} record(s) of source {source} have no row in this "
+                f"{request.holder} (dropped "
                 "or edited rows): they stay in the service; load with --mirror to delete them"
             )
         return outcome
@@ -95,6 +98,7 @@ def mirror_source(writer: LoadWarehouse, deleter: Deleter, request: MirrorReques
             rows_rejected=request.rows_rejected,
             allow_mass_delete=request.allow_mass_delete,
             sheets_refused=request.sheets_refused,
+            holder=request.holder,
         )
     except MirrorRefusedError as refused:
         if not request.dry_run:
@@ -142,6 +146,7 @@ def check_mirror(
     rows_rejected: int,
     allow_mass_delete: bool,
     sheets_refused: Sequence[str] = (),
+    holder: str = "file",
 ) -> None:
     """MirrorRefusedError when the mirror must delete nothing (see the module's docstring);
     ``sheets_refused``: sheets of the workbook that were not read (their rows may be the gone
@@ -173,7 +178,8 @@ def check_mirror(
             path,
             f"--mirror would delete {gone} of the {plan.held} records of source "
             f"{plan.source_name!r} ({plan.share:.0%}, more than {MASS_DELETE_SHARE:.0%}): "
-            "check that the file is whole and is this source's, then add --allow-mass-delete",
+            f"check that the {holder} is whole and is this source's, then add "
+            "--allow-mass-delete",
             gone=gone,
             held=plan.held,
         )

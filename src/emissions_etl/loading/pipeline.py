@@ -85,7 +85,7 @@ def load_rows(
 ) -> LoadSummary:
     """Load the rows of a file or a table source (``load_file``, ``table_loads``) as one
     recorded run; what ``load_file`` says of a file holds of any."""
-    notify = progress or (lambda stage, rows: None)
+    notify = progress or (lambda stage, count: None)
     clock = StageClock()
     name = rows.name
     digest = rows.digest()  # the document behind the figures, before the writer's turn
@@ -153,6 +153,7 @@ def load_rows(
                         allow_mass_delete=options.allow_mass_delete,
                         dry_run=options.dry_run,
                         sheets_refused=rows.sheets_refused,
+                        holder=rows.holder,
                     ),
                 )
             summary.rows_gone, summary.notes = mirrored.gone, summary.notes + mirrored.notes

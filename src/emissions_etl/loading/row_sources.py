@@ -49,6 +49,11 @@ class RowSource(Protocol):
         """Sheets of a workbook not read (their rows may be those a mirror would delete)."""
         ...
 
+    @property
+    def holder(self) -> str:
+        """What holds the rows, in messages: ``file``, ``query``."""
+        ...
+
     def digest(self) -> str | None:
         """The SHA-256 of the document read (None: not a document)."""
         ...
@@ -87,6 +92,10 @@ class FileRows:
     def sheets_refused(self) -> tuple[str, ...]:
         return tuple(fate.sheet for fate in self.workbook if fate.refused)
 
+    @property
+    def holder(self) -> str:
+        return "file"
+
     def digest(self) -> str | None:
         return file_sha256(self.path)
 
@@ -120,6 +129,10 @@ class TableRows:
     @property
     def sheets_refused(self) -> tuple[str, ...]:
         return ()
+
+    @property
+    def holder(self) -> str:
+        return "query"
 
     def digest(self) -> str | None:
         return None
