@@ -15,7 +15,7 @@ from prefect.states import Failed, State
 
 from emissions_etl.connection import open_client
 from emissions_etl.errors import EmissionsEtlError
-from emissions_etl.loading.file_loads import FileOutcome, load_files
+from emissions_etl.loading.file_loads import FileOutcome, Planned, load_files
 from emissions_etl.loading.file_plan import PlannedFile, SheetFate
 from emissions_etl.loading.inbox import plan_inbox
 from emissions_etl.loading.pipeline import LoadOptions, refresh_aggregates
@@ -125,13 +125,18 @@ def load_one(
     (``workbook``: where each of its sheets goes, for the run's record); safe to retry: writes
     are exactly-once. A file that could not be loaded ends the task Failed, its error as the
     state's data. ``organization``: whose key and id load it (default: the plain settings')."""
-    settings = settings_for(organization)
-    logger = get_run_logger()
     planned = PlannedFile(as_path(path), resource_spec(resource), sheets=options.sheets,
                           workbook=workbook)  # fmt: skip
+    return _loaded(planned, options, organization)
+
+
+def _loaded(planned: Planned, options: LoadOptions, organization: str | None) -> Any:
+    """One file's or table source's load, logged: its outcome, or a Failed state whose data is
+    the error that stopped it."""
+    logger = get_run_logger()
     [outcome] = load_files(
         [planned],
-        settings=settings,
+        settings=settings_for(organization),
         options=options,
         refresh=False,
         notify=logger.info,  # the webhook's lines and the warehouse's, in the run's logs
@@ -162,16 +167,7 @@ def load_source(
 ) -> Any:
     """Read, validate, write and land one table source's rows (its query, the databases it
     attaches with their passwords read now), as a file's task does; safe to retry."""
-    settings = settings_for(organization)
-    logger = get_run_logger()
-    table = PlannedTable.of(source_named(name, organization))
-    [outcome] = load_files(
-        [table], settings=settings, options=options, refresh=False, notify=logger.info
-    )
-    run_report.log_outcome(logger, outcome)
-    if outcome.error is not None:
-        return Failed(message=scrub(f"{outcome.label}: {outcome.reason}"), data=outcome.error)
-    return outcome
+    return _loaded(PlannedTable.of(source_named(name, organization)), options, organization)
 
 
 @task(name="refresh sums", task_run_name="refresh sums", retries=2, retry_delay_seconds=[10, 60])

@@ -5,38 +5,20 @@ password given in a conninfo that appears nowhere."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import duckdb
 import openpyxl
 import pytest
 
-from tests.cli_process import run_etl
 from tests.pipeline.tenancy import Tenant, tenant
 from tests.postgres_server import PostgresServer, available
 from tests.tables.erp import erp_row, erp_rows, parquet_folder, postgres_table, sqlite_table
+from tests.test_cli import run, service_env
 
 __all__ = ["tenant"]
 pytestmark = pytest.mark.timeout(300)
 PASSWORD = "Erp-s3cret-42"
-
-
-def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    done = run_etl([*args], timeout=180, env={**os.environ, "COLUMNS": "80", **(env or {})})
-    assert "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr
-    return done
-
-
-def service_env(tenant: Tenant) -> dict[str, str]:
-    return {
-        "EMISSIONS_API_URL": tenant.base_url,
-        "EMISSIONS_API_KEY": tenant.api_key,
-        "EMISSIONS_ORGANIZATION_ID": tenant.organization_id,
-        "EMISSIONS_CA_FILE": str(tenant.ca_file),
-        "EMISSIONS_WAREHOUSE": str(tenant.workdir / "w.duckdb"),
-    }
 
 
 def from_sqlite(tmp_path: Path, rows: list[tuple[object, ...]]) -> list[str]:
