@@ -62,7 +62,7 @@ def test_a_query_without_a_key_is_refused_in_one_line_with_exit_2(tmp_path: Path
 def test_files_and_a_query_together_are_refused(tmp_path: Path) -> None:
     done = run("load", "wastes.xlsx", *from_sqlite(tmp_path, erp_rows(1)))
     assert done.returncode == 2
-    assert "give files, or --from-sql QUERY, or --sources FILE" in done.stderr
+    assert "give files, or --from-sql QUERY: one at a time" in done.stderr
 
 
 def test_a_dry_run_says_what_it_would_create_update_and_delete(

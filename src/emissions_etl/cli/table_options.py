@@ -65,18 +65,19 @@ def planned_tables(
     organization: str | None = None,
 ) -> list[PlannedTable]:
     """The table sources the options name (none: the command loads files); of a sources file,
-    those of ``organization`` (None: those that name none). ValueError when they are combined
-    with files, and TableSourceError for a source that cannot be used."""
+    those of ``organization`` (None: those that name none). Files given win over a sources
+    file (``EMISSIONS_SOURCES`` may be set for the nightly where files are loaded by hand);
+    ValueError for files with a query, TableSourceError for a source that cannot be used."""
     from emissions_etl.loading.table_loads import PlannedTable
     from emissions_etl.tables import TableSource, parse_attachments
     from emissions_etl.tables.sources_file import read_sources_file
 
-    if from_sql is None and sources is None:
+    if from_sql is None and (sources is None or files):
         if key or attach:
             raise ValueError("--key and --attach name a query's: give --from-sql QUERY")
         return []
     if files:
-        raise ValueError("give files, or --from-sql QUERY, or --sources FILE: one at a time")
+        raise ValueError("give files, or --from-sql QUERY: one at a time")
     if sources is not None:
         if from_sql is not None:
             raise ValueError("give --from-sql QUERY or --sources FILE, not both")
