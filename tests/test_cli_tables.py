@@ -138,3 +138,12 @@ def test_a_password_in_the_conninfo_appears_nowhere(
     stored = every_text_of(tenant.workdir / "w.duckdb")
     assert "doc_id=D-0004" in stored  # the reject, by key
     assert PASSWORD not in stored
+
+
+def test_a_file_given_is_checked_though_the_nightlys_sources_file_is_set(tmp_path: Path) -> None:
+    from tests.pipeline.tenancy import waste_row, write_wastes_xlsx
+
+    path = write_wastes_xlsx(tmp_path / "ok.xlsx", [waste_row(1)])
+    done = run("validate", str(path), env={"EMISSIONS_SOURCES": str(tmp_path / "none.toml")})
+    assert done.returncode == 0, done.stderr
+    assert "ok.xlsx (wastes): 1 rows read, 1 valid, 0 rejected" in done.stdout
