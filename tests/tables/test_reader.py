@@ -129,12 +129,17 @@ def test_a_query_duckdb_refuses_is_one_error_naming_the_source(tmp_path: Path) -
         read_all(source)
 
 
-def test_a_database_that_cannot_be_attached_is_one_error_without_its_password() -> None:
-    attachment = parse_attachment(
-        "erp=postgres:host=127.0.0.1 port=9 user=etl password=Erp-s3cret-42 connect_timeout=2"
-    )
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "postgres:host=127.0.0.1 port=9 user=etl password=Erp-s3cret-42 connect_timeout=2",
+        "mysql:host=127.0.0.1 port=9 user=etl password=Erp-s3cret-42 database=erp",
+    ],
+)
+def test_a_database_that_cannot_be_attached_is_one_error_without_its_password(uri: str) -> None:
+    attachment = parse_attachment(f"erp={uri}")
     source = TableSource("SELECT * FROM erp.wastes", "wastes", ("doc_id",), (attachment,))
     with pytest.raises(TableSourceError) as raised:
         read_all(source)
-    assert "cannot attach erp=postgres:" in str(raised.value)
+    assert f"cannot attach erp={attachment.kind}:" in str(raised.value)
     assert "Erp-s3cret-42" not in str(raised.value)
