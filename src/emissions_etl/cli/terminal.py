@@ -264,8 +264,7 @@ def _by_file(outcomes: Sequence[FileOutcome]) -> dict[AnyPath | str, pd.DataFram
     frames: dict[AnyPath | str, list[pd.DataFrame]] = {}
     for outcome in outcomes:
         if outcome.summary is not None:
-            origin = outcome.table if outcome.path is None else outcome.path
-            frames.setdefault(origin, []).append(outcome.summary.rejects)
+            frames.setdefault(outcome.origin, []).append(outcome.summary.rejects)
     return {path: pd.concat(found, ignore_index=True) for path, found in frames.items()}
 
 

@@ -64,11 +64,11 @@ class Figures:
     @classmethod
     def of(cls, outcomes: Sequence[FileOutcome]) -> Figures:
         """The run's figures: sums over its files (a workbook loaded sheet by sheet is one
-        file), co2e over activity files only."""
+        file; a table source counts as one), co2e over activity files only."""
         done = [o.summary for o in outcomes if o.summary is not None]
         return cls(
-            files=len({o.path for o in outcomes}),
-            files_failed=len({o.path for o in outcomes if o.outcome == "failed"}),
+            files=len({o.origin for o in outcomes}),
+            files_failed=len({o.origin for o in outcomes if o.outcome == "failed"}),
             sheets_skipped=sum(bool(o.skipped) for o in outcomes),
             rows_read=sum(s.rows_read for s in done),
             rows_rejected=sum(s.rows_rejected for s in done),

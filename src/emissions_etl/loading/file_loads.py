@@ -62,6 +62,11 @@ class FileOutcome:
         return cls(planned.path, "unknown", error=error, sheets=planned.shown_sheets)
 
     @property
+    def origin(self) -> AnyPath | str:
+        """The file, or a table source's name: what its rejects belong to."""
+        return self.table if self.path is None else self.path
+
+    @property
     def label(self) -> str:
         """The file's name, with its sheets when they are not the whole workbook; a table
         source's name."""
