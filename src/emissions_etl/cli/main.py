@@ -183,8 +183,9 @@ def validate(
         target = output_path(rejects)
         check_rejects_target(target)
         tables = planned_tables(
-            [file] if file else None, from_sql=from_sql, resource=resource, key=key,
-            attach=attach, source=source, sources=sources,
+            [file] if file else None, from_sql=from_sql,
+            resource=resource or profile_resource(profile), key=key, attach=attach,
+            source=source, sources=sources,
         )  # fmt: skip
         options = LoadOptions(source=source, **profile_options(profile, sector_map,
                                                                default_country))  # fmt: skip
@@ -312,8 +313,8 @@ def load(
         target = output_path(rejects)
         check_rejects_target(target)
         tables = planned_tables(
-            files, from_sql=from_sql, resource=resource, key=key, attach=attach,
-            source=source, sources=sources, organization=organization,
+            files, from_sql=from_sql, resource=resource or profile_resource(profile),
+            key=key, attach=attach, source=source, sources=sources, organization=organization,
         )  # fmt: skip
         if not tables and not files:
             raise ValueError("give files or folders to load, or --from-sql QUERY")
