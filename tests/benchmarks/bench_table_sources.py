@@ -125,6 +125,7 @@ def measure_one(
         "rows_unchanged": summary.rows_unchanged,
         "rows_loaded": summary.rows_loaded,
         "outcome": summary.outcome,
+        "stages_s": {stage: round(seconds, 1) for stage, seconds in summary.seconds.items()},
     }
 
 

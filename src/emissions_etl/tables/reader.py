@@ -36,8 +36,9 @@ from emissions_etl.tables.source import TableSource
 
 #: Extensions every reading connection loads: DuckDB's readers of lakes and object stores.
 LAKE_EXTENSIONS = ("httpfs", "avro", "iceberg", "delta")
-#: DuckDB's memory for the sort; what does not fit spills to the reader's own folder.
-MEMORY_LIMIT = "1GB"
+#: DuckDB's memory for the sort; what does not fit spills to the reader's own folder (a
+#: 3,000,000-row result peaked at 0.6 GB with this, 1.2 GB with 1 GB).
+MEMORY_LIMIT = "256MB"
 #: The secret through which the query reads S3 (its keys stay in the AWS chain).
 S3_SECRET = "emissions_table_store"
 _KEY_LABEL = "__emissions_key"
