@@ -273,13 +273,15 @@ def validate_tables(
 ) -> None:
     """``validate --from-sql`` (or ``--sources``): each source's rows read and validated
     offline, a line each, the first rejects and the rejects file; exits 1 when rows are
-    rejected (a source that cannot be read raises its TableSourceError)."""
+    rejected, 2 when a query returned none (a source that cannot be read raises its
+    TableSourceError)."""
     import pandas as pd
 
     from emissions_etl.loading.pipeline import rejected_rows
     from emissions_etl.loading.table_loads import validate_table
 
     found: dict[AnyPath | str, pd.DataFrame] = {}
+    empty = []
     for table in tables:
         result = validate_table(table.source, spec=table.spec, options=options)
         out.print(
@@ -289,11 +291,18 @@ def validate_tables(
             markup=False,
         )
         found[table.label] = result.rejects
+        if result.rows_read == 0:
+            empty.append(table.label)
     every = pd.concat(list(found.values()), ignore_index=True)
     if target is not None:
         write_rejects(found, target)
     if not every.empty:
         print_rejects(every)
+    for label in empty:
+        fail(f"{label}: the query returned no rows", EXIT_UNUSABLE)
+    if empty:
+        raise typer.Exit(EXIT_UNUSABLE)
+    if not every.empty:
         raise typer.Exit(EXIT_REJECTS)
 
 
