@@ -147,3 +147,11 @@ def test_a_file_given_is_checked_though_the_nightlys_sources_file_is_set(tmp_pat
     done = run("validate", str(path), env={"EMISSIONS_SOURCES": str(tmp_path / "none.toml")})
     assert done.returncode == 0, done.stderr
     assert "ok.xlsx (wastes): 1 rows read, 1 valid, 0 rejected" in done.stdout
+
+
+def test_a_query_that_returns_no_rows_exits_2_saying_so(tmp_path: Path) -> None:
+    args = from_sqlite(tmp_path, erp_rows(2))
+    args[1] = "SELECT * FROM erp.wastes WHERE false"
+    done = run("validate", *args)
+    assert done.returncode == 2
+    assert "error: wastes: the query returned no rows" in done.stderr
