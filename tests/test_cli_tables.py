@@ -155,3 +155,12 @@ def test_a_query_that_returns_no_rows_exits_2_saying_so(tmp_path: Path) -> None:
     done = run("validate", *args)
     assert done.returncode == 2
     assert "error: wastes: the query returned no rows" in done.stderr
+
+
+def test_load_validate_and_prefect_setup_show_the_sources_file_with_its_variable() -> None:
+    for command in ("load", "validate", "prefect-setup"):
+        shown = run(command, "--help", env={"COLUMNS": "200"}).stdout
+        assert "--sources" in shown
+        assert "EMISSIONS_SOURCES" in shown
+    shown = run("load", "--help", env={"COLUMNS": "200"}).stdout
+    assert all(option in shown for option in ("--from-sql", "--key", "--attach"))
