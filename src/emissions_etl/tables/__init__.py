@@ -14,15 +14,17 @@ the warehouse or anything above.
 from __future__ import annotations
 
 from emissions_etl.tables.attachments import Attachment, parse_attachment, parse_attachments
-from emissions_etl.tables.reader import KEY_ROWS_COLUMN, TableReader
+from emissions_etl.tables.reader import TableReader
 from emissions_etl.tables.source import TableSource, first_table
+from emissions_etl.tables.sources_file import SourceEntry, read_sources_file
 
 __all__ = [
-    "KEY_ROWS_COLUMN",
     "Attachment",
+    "SourceEntry",
     "TableReader",
     "TableSource",
     "first_table",
     "parse_attachment",
     "parse_attachments",
+    "read_sources_file",
 ]
