@@ -23,6 +23,7 @@ from emissions_etl.orchestration.organizations import KEY_BLOCK_PREFIX, ORGANIZA
 from emissions_etl.orchestration.run_states import PARTIAL_PREFIX, PARTIAL_TAG
 from emissions_etl.orchestration.setup import POOL, WORKER_COMMAND
 from emissions_etl.orchestration.steps import MARKER
+from emissions_etl.orchestration.table_sources import PASSWORD_BLOCK_PREFIX, SOURCES_VARIABLE
 from emissions_etl.settings import Settings
 
 from .command_line import Undeclared
@@ -62,6 +63,10 @@ def deployment_holders() -> dict[str, str]:
     held["EMISSIONS_ORGANIZATIONS"] = (
         f"the Prefect variable {link(code(ORGANIZATIONS_VARIABLE), 'prefect.md', 'Variables')} "
         "(the organizations, without their keys) and their Secret blocks"
+    )
+    held["EMISSIONS_SOURCES"] = (
+        f"the Prefect variable {link(code(SOURCES_VARIABLE), 'prefect.md', 'Variables')} "
+        "(the table sources, without passwords) and their Secret blocks"
     )
     return held
 
@@ -199,6 +204,9 @@ def _blocks() -> str:
         [code(f"{KEY_BLOCK_PREFIX}<name>"), "With several organizations "
          "(`prefect-setup --organizations FILE`), each one's key: its name in lower case, "
          "other characters as `-`."],
+        [code(f"{PASSWORD_BLOCK_PREFIX}<source>-<database>"), "With table sources "
+         "(`prefect-setup --sources FILE`), the password a database's URI held in the file, "
+         "moved here; a table source's task reads it when it starts, never shown."],
     ]  # fmt: skip
     return "## Secret blocks\n\n" + table(["Block", "Holds"], rows)
 
@@ -217,6 +225,13 @@ def _variables() -> str:
          "The organizations to load, as `prefect-setup --organizations FILE` writes them: their "
          "names, ids, URLs and inboxes, never a key (each is in its Secret block). With it, the "
          "nightly starts one run per organization."]
+    )  # fmt: skip
+    rows.append(
+        [code(SOURCES_VARIABLE),
+         link(code("EMISSIONS_SOURCES"), VARIABLES_PAGE, "EMISSIONS_SOURCES"),
+         "The table sources the nightly syncs after its inbox, as `prefect-setup --sources "
+         "FILE` writes them: name, resource, query, key, organization and databases, never a "
+         "password (each is in its Secret block)."]
     )  # fmt: skip
     return "## Variables\n\n" + (
         "Read when each run starts, so a changed variable applies to the next run; a variable "

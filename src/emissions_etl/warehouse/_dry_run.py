@@ -167,7 +167,9 @@ class NoDescriptions:
     def describe_resource(self, resource: str, *, is_aggregate: bool, description: str) -> None:
         return None
 
-    def create_resource_view(self, resource: str, columns: Sequence[tuple[str, str, str]]) -> None:
+    def create_resource_view(
+        self, resource: str, columns: Sequence[tuple[str, str, str, str]], *, description: str
+    ) -> None:
         return None
 
     def declare_inventory_rule(self, resource: str, rule: InventoryRule | None) -> None:
