@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from prefect import flow
 
-from flows._tasks import maintain, upkeep_turn
+from emissions_etl_flows._tasks import maintain, upkeep_turn
 
 
 @flow(name="maintain_warehouse", flow_run_name="maintain warehouse")
@@ -23,7 +23,7 @@ def maintain_warehouse(retention_days: int | None = None) -> list[str]:
         return maintain(retention_days)
 
 
-if __name__ == "__main__":  # python -m flows.maintenance [DAYS], from the project root
+if __name__ == "__main__":  # python -m emissions_etl_flows.maintenance [DAYS], from any folder
     import sys
 
     maintain_warehouse(int(sys.argv[1]) if len(sys.argv) > 1 else None)

@@ -24,7 +24,7 @@ from emissions_etl.orchestration.run_states import (
     retried_only_on_outage,
 )
 from emissions_etl.orchestration.table_sources import planned_sources
-from flows._tasks import (
+from emissions_etl_flows._tasks import (
     load_one,
     load_source,
     not_loaded,
@@ -87,7 +87,7 @@ def nightly_load(
         return publish(outcomes, organization)
 
 
-if __name__ == "__main__":  # python -m flows.nightly [INBOX], from the project root
+if __name__ == "__main__":  # python -m emissions_etl_flows.nightly [INBOX], from any folder
     import sys
 
     final = nightly_load(sys.argv[1] if len(sys.argv) > 1 else None, return_state=True)

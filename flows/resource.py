@@ -16,7 +16,7 @@ from emissions_etl.orchestration.run_states import (
     OUTAGE_RETRY_SECONDS,
     retried_only_on_outage,
 )
-from flows._tasks import load_one, publish, warehouse_turn
+from emissions_etl_flows._tasks import load_one, publish, warehouse_turn
 
 
 @flow(
@@ -67,7 +67,7 @@ def load_resource(
         return publish([outcome], organization)
 
 
-if __name__ == "__main__":  # python -m flows.resource RESOURCE FILE, from the project root
+if __name__ == "__main__":  # python -m emissions_etl_flows.resource RESOURCE FILE, from any folder
     import sys
 
     load_resource(sys.argv[1], sys.argv[2])

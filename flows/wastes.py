@@ -10,7 +10,7 @@ from prefect.states import State
 
 from emissions_etl.orchestration.run_names import file_run_name
 from emissions_etl.orchestration.run_states import OUTAGE_RETRIES, OUTAGE_RETRY_SECONDS
-from flows.resource import load_resource
+from emissions_etl_flows.resource import load_resource
 
 
 @flow(
@@ -49,7 +49,7 @@ def load_wastes(
     )
 
 
-if __name__ == "__main__":  # python -m flows.wastes FILE, from the project root
+if __name__ == "__main__":  # python -m emissions_etl_flows.wastes FILE, from any folder
     import sys
 
     load_wastes(sys.argv[1])

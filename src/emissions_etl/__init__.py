@@ -8,4 +8,16 @@ The packages are floors, and imports run down only (the ``layers`` contract of i
 package says what it is for and what it may import.
 """
 
-__version__ = "0.1.0"
+
+def __getattr__(name: str) -> str:
+    """``__version__``: the version pyproject.toml gives, read from the installed package's
+    metadata (it is written nowhere else) when first asked for: importing importlib.metadata
+    would slow the start of every command."""
+    if name != "__version__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("emissions-etl")
+    except PackageNotFoundError:  # the source tree on sys.path, never installed
+        return "0+unknown"

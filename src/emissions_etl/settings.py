@@ -109,7 +109,9 @@ class Settings(BaseSettings):
         "resource, query, key, databases to attach (emissions_etl.tables.sources_file)",
     )
     project_dir: Path | None = Field(
-        default=None, description="Folder holding flows/, where deployment runs start"
+        default=None,
+        description="Folder deployment runs start in and take relative paths from: a checkout, "
+        "or any folder of a worker that has the package installed",
     )
     sector_map: Path | None = Field(
         default=None, description="CSV of material group -> sector extending profiles' table"

@@ -120,7 +120,7 @@ def loaded_kg(message: str) -> float:
 def test_a_nightly_run_with_a_corrupt_workbook_fails_and_its_summary_says_why(
     flow_env: Tenant,
 ) -> None:
-    from flows.nightly import nightly_load
+    from emissions_etl_flows.nightly import nightly_load
 
     inbox = flow_env.workdir / "inbox"
     (inbox / "wastes").mkdir(parents=True)
@@ -178,7 +178,7 @@ def test_a_nightly_run_with_a_corrupt_workbook_fails_and_its_summary_says_why(
 def test_a_run_whose_every_row_is_rejected_fails_and_says_what_the_artifact_omits(
     flow_env: Tenant,
 ) -> None:
-    from flows.resource import load_resource
+    from emissions_etl_flows.resource import load_resource
 
     rows = [waste_row(n, quantity=-1) for n in range(600)]
     path = write_wastes_xlsx(flow_env.workdir / "bad.xlsx", rows)
@@ -204,7 +204,7 @@ def test_a_run_whose_every_row_is_rejected_fails_and_says_what_the_artifact_omit
 def test_a_partial_load_resource_run_is_completed_tagged_partial_with_its_counts(
     flow_env: Tenant,
 ) -> None:
-    from flows.resource import load_resource
+    from emissions_etl_flows.resource import load_resource
 
     rows = [waste_row(n) for n in range(4)] + [waste_row(9, facility="Nowhere")]
     path = write_wastes_xlsx(flow_env.workdir / "w.xlsx", rows)
@@ -229,7 +229,7 @@ def test_a_partial_load_resource_run_is_completed_tagged_partial_with_its_counts
 def test_a_strict_load_wastes_run_stops_on_rejects_but_publishes_them_and_a_fixed_file_loads(
     flow_env: Tenant,
 ) -> None:
-    from flows.wastes import load_wastes
+    from emissions_etl_flows.wastes import load_wastes
 
     rows = [waste_row(n) for n in range(3)] + [waste_row(7, quantity="lots")]
     path = write_wastes_xlsx(flow_env.workdir / "w.xlsx", rows)
@@ -260,7 +260,7 @@ def test_a_strict_load_wastes_run_stops_on_rejects_but_publishes_them_and_a_fixe
 def test_a_nightly_over_hubs_and_wastes_says_the_co2e_of_activity_records_once(
     flow_env: Tenant,
 ) -> None:
-    from flows.nightly import nightly_load
+    from emissions_etl_flows.nightly import nightly_load
 
     inbox = flow_env.workdir / "inbox"
     for resource, name in [("facilities", "centros_2026.xlsx"), ("logistic_hubs", "hubs_2026.xlsx"),
@@ -300,12 +300,10 @@ def test_a_nightly_over_hubs_and_wastes_says_the_co2e_of_activity_records_once(
 def test_a_run_that_found_the_service_down_is_tried_again(
     flow_env: Tenant, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import flows._tasks
-    import flows.resource
-    import flows.wastes
+    from emissions_etl_flows import _tasks, resource, wastes
 
     calls: list[str] = []
-    real = flows._tasks.load_files
+    real = _tasks.load_files
 
     def down_once(planned: Any, **kwargs: Any) -> list[FileOutcome]:
         calls.append(str(planned[0].path))
@@ -313,11 +311,11 @@ def test_a_run_that_found_the_service_down_is_tried_again(
             return [FileOutcome(planned[0].path, "wastes", error=ServerError(503, "unavailable"))]
         return real(planned, **kwargs)
 
-    monkeypatch.setattr(flows._tasks, "load_files", down_once)
-    monkeypatch.setattr(flows.resource, "load_one", flows._tasks.load_one.with_options(retries=0))
+    monkeypatch.setattr(_tasks, "load_files", down_once)
+    monkeypatch.setattr(resource, "load_one", _tasks.load_one.with_options(retries=0))
     path = write_wastes_xlsx(flow_env.workdir / "w.xlsx", [waste_row(1)])
 
-    state = run_flow(flows.wastes.load_wastes.with_options(retry_delay_seconds=1), str(path))
+    state = run_flow(wastes.load_wastes.with_options(retry_delay_seconds=1), str(path))
 
     assert state.is_completed(), (state.name, state.message)
     assert len(calls) == 2
@@ -328,7 +326,7 @@ def test_a_run_that_found_the_service_down_is_tried_again(
 
 
 def test_a_run_without_its_inbox_fails_at_once_saying_why_in_one_line(flow_env: Tenant) -> None:
-    from flows.nightly import nightly_load
+    from emissions_etl_flows.nightly import nightly_load
 
     missing = flow_env.workdir / "no-such-inbox"
 
@@ -345,7 +343,7 @@ def test_a_run_without_its_inbox_fails_at_once_saying_why_in_one_line(flow_env: 
 def test_a_webhook_load_says_in_the_run_logs_how_its_endpoint_and_jobs_went(
     flow_env: Tenant, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from flows.wastes import load_wastes
+    from emissions_etl_flows.wastes import load_wastes
     from tests.webhooks.support import free_port
 
     port = free_port()  # the sandbox calls the receiver on loopback (--allow-private-webhooks)
@@ -373,7 +371,7 @@ def test_a_webhook_load_says_in_the_run_logs_how_its_endpoint_and_jobs_went(
 def test_a_workbook_at_the_inbox_root_loads_sheet_by_sheet_and_names_the_sheets_skipped(
     flow_env: Tenant,
 ) -> None:
-    from flows.nightly import nightly_load
+    from emissions_etl_flows.nightly import nightly_load
 
     inbox = flow_env.workdir / "inbox"
     inbox.mkdir()

@@ -1,6 +1,6 @@
-"""The upkeep flow (``flows/maintenance.py``, deployed as ``maintain_warehouse/maintain-warehouse``
-after the nightly) as a real Prefect flow run: the warehouse's upkeep, each step in the run's
-logs and the whole in its ``upkeep`` artifact."""
+"""The upkeep flow (``emissions_etl_flows.maintenance``, deployed as
+``maintain_warehouse/maintain-warehouse`` after the nightly) as a real Prefect flow run: the
+warehouse's upkeep, each step in the run's logs and the whole in its ``upkeep`` artifact."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from emissions_etl.warehouse import Warehouse
-from flows.maintenance import maintain_warehouse
+from emissions_etl_flows.maintenance import maintain_warehouse
 
 from ..warehouse.conftest import mapping_frame, source_frame
 from .test_flows import artifacts_of, log_messages_of, run_flow
@@ -46,7 +46,7 @@ def test_the_upkeep_is_deployed_each_night_after_the_nightly() -> None:
 
     upkeep = deployments["maintain-warehouse"]
 
-    assert upkeep["entrypoint"] == "flows/maintenance.py:maintain_warehouse"
+    assert upkeep["entrypoint"] == "emissions_etl_flows.maintenance.maintain_warehouse"
     [schedule] = upkeep["schedules"]
     [nightly] = deployments["nightly"]["schedules"]
     assert schedule["timezone"] == nightly["timezone"]

@@ -71,7 +71,7 @@ def group(
 def test_the_nightly_runs_once_per_organization_each_with_its_key_into_one_warehouse(
     group: dict[str, Tenant], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from flows.nightly import nightly_load
+    from emissions_etl_flows.nightly import nightly_load
 
     inbox = tmp_path / "inbox"
     for n, name in enumerate(group):
@@ -114,7 +114,7 @@ def test_the_nightly_runs_once_per_organization_each_with_its_key_into_one_wareh
 def test_a_child_run_is_named_after_its_organization_and_keys_its_artifacts_with_it(
     group: dict[str, Tenant], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from flows.nightly import nightly_load
+    from emissions_etl_flows.nightly import nightly_load
 
     own = tmp_path / "elsewhere" / "pt-files"
     (own / "wastes").mkdir(parents=True)
@@ -143,7 +143,7 @@ def test_a_child_run_is_named_after_its_organization_and_keys_its_artifacts_with
 def test_an_organization_whose_run_fails_fails_the_nightly_and_the_others_load(
     group: dict[str, Tenant], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from flows.nightly import nightly_load
+    from emissions_etl_flows.nightly import nightly_load
 
     (tmp_path / "inbox" / "acme-es" / "wastes").mkdir(parents=True)
     write_wastes_xlsx(tmp_path / "inbox" / "acme-es" / "wastes" / "es.xlsx", [waste_row(1)])

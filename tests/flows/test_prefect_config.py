@@ -18,7 +18,12 @@ from emissions_etl.orchestration.config import (
     resolve_settings,
 )
 from emissions_etl.orchestration.setup import prefect_api_url
-from emissions_etl.orchestration.steps import MARKER, project_directory
+from emissions_etl.orchestration.steps import (
+    MARKER,
+    installed_from,
+    project_directory,
+    refuse_a_temporary_warehouse,
+)
 from tests.cli_process import run_etl
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -245,13 +250,56 @@ def test_emissions_project_dir_or_a_working_dir_holding_the_flows_wins(
     assert project_directory() == elsewhere
 
 
-def test_emissions_project_dir_without_the_flows_is_refused(
+def test_emissions_project_dir_may_be_any_folder_of_a_worker_with_the_package(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("EMISSIONS_PROJECT_DIR", str(tmp_path))
+    monkeypatch.setenv("EMISSIONS_PROJECT_DIR", str(tmp_path))  # no flows/ in it
 
-    with pytest.raises(ConfigurationError, match="holds no flows/prefect.yaml"):
+    assert project_directory() == tmp_path
+
+
+def test_emissions_project_dir_that_is_not_a_folder_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EMISSIONS_PROJECT_DIR", str(tmp_path / "nowhere"))
+
+    with pytest.raises(ConfigurationError, match="nowhere is not a folder"):
         project_directory()
+
+
+@pytest.mark.flow
+def test_a_run_in_a_temporary_folder_refuses_a_relative_warehouse(
+    prefect_server: None, no_emissions_env: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EMISSIONS_WAREHOUSE", "warehouse.duckdb")
+
+    with pytest.raises(ConfigurationError) as raised:
+        refuse_a_temporary_warehouse(tmp_path)  # pytest's folders are in the temporary one
+
+    assert str(raised.value) == (
+        f"the warehouse's warehouse.duckdb is a relative path and this run starts in a "
+        f"temporary folder ({tmp_path}), deleted when it ends: set EMISSIONS_PROJECT_DIR on the "
+        "worker to the folder to keep it in, or give prefect-setup --warehouse an absolute path"
+    )
+
+
+@pytest.mark.flow
+def test_a_run_in_a_temporary_folder_takes_an_absolute_warehouse_or_a_server_catalog(
+    prefect_server: None, no_emissions_env: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for warehouse in (str(tmp_path / "warehouse.duckdb"), "ducklake:postgres:dbname=lake"):
+        monkeypatch.setenv("EMISSIONS_WAREHOUSE", warehouse)
+
+        refuse_a_temporary_warehouse(tmp_path)
+
+
+def test_a_run_says_which_install_it_runs_from() -> None:
+    import emissions_etl
+
+    assert installed_from() == (
+        f"emissions-etl {emissions_etl.__version__} from {PROJECT / 'src'} "
+        f"(flows: {PROJECT / 'flows'})"
+    )
 
 
 def test_prefect_setup_refuses_the_ephemeral_server() -> None:

@@ -2,11 +2,14 @@
 
 The sandbox runs as its own process (the pipeline never imports it) and the flow runs as a
 separate process too, exactly as a scheduled deployment would: configured only through the
-``EMISSIONS_*`` environment variables.
+``EMISSIONS_*`` environment variables. Everything it needs is installed with the package (the
+flows as ``emissions_etl_flows``, the sample inbox as ``emissions_etl_sample_inbox``), so it
+runs from any folder and writes only to its output folder.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -30,6 +33,10 @@ DEMO_FACILITIES = (
     ("Valencia Office", "office"),
     ("Sevilla Logistics Hub", "warehouse"),
 )
+#: The installed package whose data is the sample inbox (sample_data/inbox in a checkout).
+SAMPLE_INBOX_PACKAGE = "emissions_etl_sample_inbox"
+#: The file that says a folder is a demo's output, which the next demo may empty.
+DEMO_MARKER = "sandbox.sqlite3"
 SANDBOX_START_TIMEOUT = 60.0
 FLOW_TIMEOUT = 900.0
 MAX_REJECTS_SHOWN = 10
@@ -94,8 +101,24 @@ def create_facilities(sandbox: DemoSandbox) -> None:
             client.create_facility(name=name, type=kind, country="ES")
 
 
+def sample_inbox() -> Path:
+    """The sample inbox installed with the package (in a checkout, ``sample_data/inbox``)."""
+    spec = importlib.util.find_spec(SAMPLE_INBOX_PACKAGE)
+    # A folder of data, not of modules: a namespace package, whose locations the editable
+    # install of a checkout adds a hook of its own to.
+    folders = [Path(f) for f in (spec.submodule_search_locations or [])] if spec else []
+    for folder in folders:
+        if folder.is_dir():
+            return folder
+    raise ConfigurationError(
+        f"the sample inbox is not installed ({SAMPLE_INBOX_PACKAGE}): reinstall emissions-etl, "
+        "or give --inbox a folder"
+    )
+
+
 def run_nightly_flow(sandbox: DemoSandbox, inbox: Path, warehouse: Path, log_path: Path) -> None:
-    """``python -m flows.nightly INBOX`` with the sandbox's settings in its environment."""
+    """``python -m emissions_etl_flows.nightly INBOX`` (the installed flows) with the sandbox's
+    settings in its environment."""
     env = {
         **os.environ,
         "EMISSIONS_API_URL": sandbox.base_url,
@@ -109,7 +132,7 @@ def run_nightly_flow(sandbox: DemoSandbox, inbox: Path, warehouse: Path, log_pat
     }
     with log_path.open("w") as log:
         subprocess.run(
-            [sys.executable, "-m", "flows.nightly", str(inbox)],
+            [sys.executable, "-m", "emissions_etl_flows.nightly", str(inbox)],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -121,17 +144,19 @@ def run_nightly_flow(sandbox: DemoSandbox, inbox: Path, warehouse: Path, log_pat
 
 
 def run_demo(
-    *, workdir: Path, inbox: Path, console: Console, consolidation: str = DEFAULT_APPROACH
+    *,
+    workdir: Path,
+    inbox: Path | None = None,
+    console: Console,
+    consolidation: str = DEFAULT_APPROACH,
 ) -> None:
     """Everything the README's first command does, step by step, with a summary at the end (the
-    GHG inventory under the ``consolidation`` approach)."""
+    GHG inventory under the ``consolidation`` approach): the files of ``inbox`` (default: the
+    sample inbox) loaded, and everything written to ``workdir``, emptied first."""
+    inbox = sample_inbox() if inbox is None else inbox
     if not inbox.is_dir():
-        raise ConfigurationError(f"no inbox folder at {inbox} (run the demo from the project root)")
-    if not Path("flows/nightly.py").exists():
-        raise ConfigurationError("flows/ not found: run the demo from the project root")
-    if workdir.exists():
-        shutil.rmtree(workdir)
-    workdir.mkdir(parents=True)
+        raise ConfigurationError(f"no inbox folder at {inbox}: give --inbox a folder")
+    empty_output_folder(workdir)
     warehouse_path = workdir / "warehouse.duckdb"
     with (
         console.status("starting the sandbox (TLS on loopback)"),
@@ -157,6 +182,21 @@ def run_demo(
         Warehouse(warehouse_path), workdir / "report.html", consolidation=consolidation
     )
     console.print(f"report: [bold]{report.path}[/]  (open it in a browser; it needs no network)")
+
+
+def empty_output_folder(workdir: Path) -> None:
+    """``workdir`` made, or emptied when it is empty or a previous demo's output (it holds the
+    demo's sandbox); ConfigurationError when it holds other files (``--out .`` deletes none)."""
+    if workdir.is_dir() and any(workdir.iterdir()) and not (workdir / DEMO_MARKER).is_file():
+        raise ConfigurationError(
+            f"{workdir} holds files of its own, not a demo's output: give --out a new or empty "
+            "folder"
+        )
+    if workdir.is_dir():
+        shutil.rmtree(workdir)
+    elif workdir.exists():
+        raise ConfigurationError(f"{workdir} is a file: give --out a folder")
+    workdir.mkdir(parents=True)
 
 
 def print_warehouse_summary(

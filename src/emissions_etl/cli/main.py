@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from emissions_etl import __version__
 from emissions_etl.cli.consolidation_option import ConsolidationOption
 from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE
 from emissions_etl.cli.file_arguments import ANYWHERE, output_path, plan_inputs
@@ -129,7 +128,7 @@ SourceOption = Annotated[
 
 def _version(value: bool) -> None:
     if value:
-        out.print(f"emissions-etl {__version__}")
+        version()
         raise typer.Exit()
 
 
@@ -410,15 +409,33 @@ def template(
 
 @app.command()
 def demo(
-    workdir: Annotated[Path, typer.Option(help="Where the demo keeps its files.")] = Path(
-        "demo-output"
-    ),
-    inbox: Annotated[Path, typer.Option(help="Folder of files to load.")] = Path(
-        "sample_data/inbox"
-    ),
+    workdir: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            "--workdir",
+            envvar="EMISSIONS_DEMO_OUT",
+            show_envvar=True,
+            metavar="DIR",
+            help="Folder the demo writes everything to: the sandbox, the warehouse, the flow's "
+            "log, the report (emptied first when it is a previous demo's; refused when it holds "
+            "other files).",
+        ),
+    ] = Path("demo-output"),
+    inbox: Annotated[
+        Path | None,
+        typer.Option(
+            envvar="EMISSIONS_DEMO_INBOX",
+            show_envvar=True,
+            metavar="DIR",
+            help="Folder of files to load (default: the sample inbox installed with "
+            "emissions-etl; sample_data/inbox in a checkout).",
+        ),
+    ] = None,
     consolidation: ConsolidationOption = None,
 ) -> None:
-    """Start a sandbox, run the nightly flow over the sample inbox, and print what landed."""
+    """Start a sandbox, run the nightly flow over the sample inbox, and print what landed: from
+    any folder, with nothing but the installed package."""
     from emissions_etl.cli.consolidation_option import consolidation_approach
     from emissions_etl.cli.demo import run_demo
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
@@ -438,6 +455,8 @@ def demo(
 @app.command()
 def version() -> None:
     """Print the version (same as --version)."""
+    from emissions_etl import __version__
+
     out.print(f"emissions-etl {__version__}")
 
 

@@ -58,10 +58,17 @@ def prefect_setup_command(
     ] = None,
     project_dir: Annotated[
         Path | None,
-        typer.Option(help="Folder holding flows/ (default: $EMISSIONS_PROJECT_DIR, else here)."),
+        typer.Option(
+            envvar="EMISSIONS_PROJECT_DIR",
+            show_envvar=True,
+            help="A checkout to deploy from: its flows/prefect.yaml, and the folder relative "
+            "paths are taken from (default: here, or the checkout emissions-etl is installed "
+            "from; neither: the deployments the installed package carries).",
+        ),
     ] = None,
     deploy: Annotated[
-        bool, typer.Option(help="Deploy every deployment of flows/prefect.yaml.")
+        bool,
+        typer.Option(help="Deploy every deployment of prefect.yaml (module-path entrypoints)."),
     ] = True,
     notify: Annotated[
         str | None,

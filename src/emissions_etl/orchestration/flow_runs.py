@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 
 class LoadTask(Protocol):
-    """The flows' task loading one file (``flows._tasks.load_one``), run for its state."""
+    """The flows' task loading one file (``emissions_etl_flows._tasks.load_one``), run for its
+    state."""
 
     def __call__(
         self,
@@ -63,7 +64,7 @@ class PlannedSource:
 
 
 class RefreshTask(Protocol):
-    """The flows' task reading the sums again (``flows._tasks.refresh_sums``)."""
+    """The flows' task reading the sums again (``emissions_etl_flows._tasks.refresh_sums``)."""
 
     def __call__(self, organization: str | None, *, return_state: Literal[True]) -> State[Any]: ...
 

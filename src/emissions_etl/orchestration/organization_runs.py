@@ -1,8 +1,8 @@
 """A nightly run for each organization: the run of a deployment starts one run of that same
 deployment per organization, as its children, on its own work queue, so the pool's workers run
 them at once (each with its organization's key, inbox and warehouse rows), then waits for them
-and ends as they did. A run outside any deployment (``python -m flows.nightly``) runs them one
-after the other in its own process (``OrganizationRun.of_state``).
+and ends as they did. A run outside any deployment (``python -m emissions_etl_flows.nightly``)
+runs them one after the other in its own process (``OrganizationRun.of_state``).
 
 The parent neither reads files nor takes a warehouse turn: its children do (a child waiting for
 a turn its parent held would wait for ever).

@@ -7,8 +7,10 @@ several machines share the service's limits (``client.prefect_limits``), the Sec
 of organizations their list and one Secret block each (``orchestration.organizations``), with a
 file of table sources their list and their databases' passwords (``table_sources``), the limit
 through which runs writing the warehouse take turns (``warehouse_turns``), every deployment of
-``flows/prefect.yaml``, and with a block to notify through, the automations that tell someone
-when a run fails or, if asked, completes partial (``alerts``).
+``prefect.yaml`` (the installed flows', or a checkout's ``flows/prefect.yaml``: the same
+declaration, whose entrypoints are module paths of the installed package), and with a block to
+notify through, the automations that tell someone when a run fails or, if asked, completes
+partial (``alerts``).
 Values come from the current settings (``EMISSIONS_*`` or the command's options); a value not
 given leaves what the server holds untouched. Prefect is imported inside the functions so the
 CLI starts fast.
@@ -35,7 +37,7 @@ from emissions_etl.orchestration.organizations import (
     ORGANIZATIONS_VARIABLE,
     key_block_name,
 )
-from emissions_etl.orchestration.steps import MARKER
+from emissions_etl.orchestration.steps import FLOWS_PACKAGE, MARKER, flows_folder
 from emissions_etl.orchestration.table_sources import SOURCES_VARIABLE, save_sources
 from emissions_etl.orchestration.warehouse_turns import (
     ORGANIZATION_PREFIX,
@@ -61,14 +63,16 @@ Outcome = Literal["created", "updated", "unchanged"]
 def setup_prefect(
     settings: Settings,
     *,
-    project_dir: Path,
+    project_dir: Path | None,
     deploy: bool = True,
     notify: str | None = None,
     notify_partial: bool | None = None,
     say: Say,
 ) -> None:
     """Work pool, limits, Secret block, variables, deployments, the warehouse's turns and, with
-    ``notify`` (a block), the alerting automations; then how to start a worker."""
+    ``notify`` (a block), the alerting automations; then how to start a worker. ``project_dir``:
+    the folder runs start in, whose ``flows/prefect.yaml`` is deployed when it holds one (None,
+    or a folder without: the installed flows' own)."""
     api_url = prefect_api_url()
     from prefect.client.orchestration import get_client
 
@@ -79,6 +83,7 @@ def setup_prefect(
                 "`prefect server start`"
             )
         block = find_block(client, notify) if notify else None  # refused before any change
+        prefect_file = deployments_file(project_dir) if deploy else None  # so is this
         say(f"work pool {POOL} (process): {ensure_work_pool(client)}")
     for limit in prefect_limits(resource_limits()):
         outcome = ensure_global_concurrency_limit(limit.name, limit.limit)
@@ -111,8 +116,8 @@ def setup_prefect(
         for password_block in written:
             say(f"Secret block {password_block}: saved (value not shown)")
     say(ensure_warehouse_turns(settings, project_dir))
-    if deploy:
-        deploy_all(project_dir, api_url, say=say)
+    if prefect_file is not None:
+        deploy_all(prefect_file, project_dir or Path.cwd(), api_url, say=say)
     if block is not None:
         with get_client(sync_client=True) as client:
             ids = pool_deployment_ids(client)
@@ -127,7 +132,7 @@ def setup_prefect(
             f"concurrency limits once the variable {VARIABLES['shared_limits']} is prefect: "
             "prefect-setup --shared-limits prefect"
         )
-    say(f"start a worker (from any folder, with this project's venv): {WORKER_COMMAND}")
+    say(f"start a worker (from any folder, where emissions-etl is installed): {WORKER_COMMAND}")
     say(f"the UI: {get_current_settings().ui_url} (Deployments, Flow runs, Blocks, Variables)")
 
 
@@ -215,21 +220,31 @@ def save_organizations(organizations: list[Organization]) -> None:
     Variable.set(ORGANIZATIONS_VARIABLE, listed, overwrite=True)
 
 
-def deploy_all(project_dir: Path, api_url: str, *, say: Say) -> None:
-    """``prefect deploy --prefect-file flows/prefect.yaml --all`` from the project folder."""
+def deployments_file(project_dir: Path | None) -> Path:
+    """The declaration to deploy: the checkout's ``flows/prefect.yaml``, else the installed
+    flows' ``prefect.yaml`` (the same file, as package data); ConfigurationError when neither
+    is there."""
+    if project_dir is not None and (project_dir / MARKER).is_file():
+        return project_dir / MARKER
+    folder = flows_folder()
+    if folder is None or not (folder / MARKER.name).is_file():
+        raise ConfigurationError(
+            f"the flows are not installed ({FLOWS_PACKAGE}): reinstall emissions-etl, or give "
+            f"--project-dir a checkout holding {MARKER}"
+        )
+    return folder / MARKER.name
+
+
+def deploy_all(prefect_file: Path, cwd: Path, api_url: str, *, say: Say) -> None:
+    """``prefect deploy --prefect-file PREFECT_FILE --all`` in ``cwd``, with this Python (the
+    ``prefect`` script may be installed elsewhere, or not at all)."""
     env = {name: value for name, value in os.environ.items() if name != "EMISSIONS_API_KEY"}
-    command = [
-        str(Path(sys.executable).with_name("prefect")),
-        "--no-prompt",
-        "deploy",
-        "--prefect-file",
-        str(MARKER),
-        "--all",
-    ]
-    say(f"deploying: prefect deploy --prefect-file {MARKER} --all (in {project_dir})")
+    command = [sys.executable, "-m", "prefect", "--no-prompt", "deploy", "--prefect-file",
+               str(prefect_file), "--all"]  # fmt: skip
+    say(f"deploying: prefect deploy --prefect-file {prefect_file} --all (in {cwd})")
     done = subprocess.run(
         command,
-        cwd=project_dir,
+        cwd=cwd,
         env={**env, "PREFECT_API_URL": api_url},
         capture_output=True,
         text=True,
@@ -243,10 +258,10 @@ def deploy_all(project_dir: Path, api_url: str, *, say: Say) -> None:
         say(line)
 
 
-def ensure_warehouse_turns(settings: Settings, project_dir: Path) -> str:
+def ensure_warehouse_turns(settings: Settings, project_dir: Path | None) -> str:
     """The one-slot limit through which runs writing the deployments' warehouse take turns
     (``warehouse_turns``): the warehouse given, else the one the variable names, else the
-    default, taken from the project folder as runs take it."""
+    default, a relative path taken from the project folder (else here) as runs take it."""
     from prefect.variables import Variable
 
     given = settings.warehouse if "warehouse" in settings.model_fields_set else None

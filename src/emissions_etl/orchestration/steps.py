@@ -1,56 +1,120 @@
-"""The pull step of the deployments: find the project folder when a flow run starts.
+"""The pull step of the deployments: the folder a flow run starts in, decided when it starts.
 
-Prefect's usual ``set_working_directory: {directory: "{{ $PWD }}"}`` is templated by
-``prefect deploy``, so the deploying shell's folder is baked into the deployment. This step
-decides on the worker's machine, at each run, so a worker started anywhere runs the flows of
-its own checkout:
+The deployments' entrypoints are module paths of the installed package (``emissions_etl_flows``),
+so a worker needs no checkout to find the flows: what this step decides is where a run's
+relative paths (``warehouse.duckdb``, an inbox) are taken from. Prefect's usual
+``set_working_directory: {directory: "{{ $PWD }}"}`` is templated by ``prefect deploy``, which
+would bake the deploying shell's folder in; this step decides on the worker's machine, at each
+run:
 
-1. ``EMISSIONS_PROJECT_DIR`` in the worker's environment (flow runs inherit it);
+1. ``EMISSIONS_PROJECT_DIR`` in the worker's environment (flow runs inherit it): a checkout, or
+   any folder on a worker that has the package installed;
 2. else the run's working directory when it holds the flows (the process work pool's job
-   variable ``working_dir``);
-3. else the checkout ``emissions_etl`` is installed from (``uv sync`` installs it editable).
+   variable ``working_dir`` naming a checkout);
+3. else the checkout ``emissions_etl`` is installed from (``uv sync`` installs it editable);
+4. else the run's working directory as the work pool gives it, refused when it is a temporary
+   folder (Prefect's, when the pool has no ``working_dir``) and the warehouse is a relative
+   path: the file would go when the run ends.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import logging
 import os
+import tempfile
 from pathlib import Path
 
+import emissions_etl
 from emissions_etl.errors import ConfigurationError
+from emissions_etl.orchestration.config import resolve_settings
 from emissions_etl.settings import Settings
+from emissions_etl.warehouse import WarehouseTarget
 
-#: A folder is the project when this file is in it (the deployments' entrypoints are relative).
+#: The installed package of the flows, which the deployments' entrypoints name.
+FLOWS_PACKAGE = "emissions_etl_flows"
+
+#: A checkout holds this file (the declaration of the deployments, beside the flows).
 MARKER = Path("flows") / "prefect.yaml"
 
 
 def set_project_directory() -> dict[str, str]:
-    """Change to the project folder and return it as the step's ``directory`` output."""
+    """Change to the folder this run starts in, say so in the run's logs, and return it as the
+    step's ``directory`` output."""
     directory = project_directory()
+    if directory is None:
+        directory = Path.cwd().resolve()
+        refuse_a_temporary_warehouse(directory)
     os.chdir(directory)
+    _log_to_the_run(f"{installed_from()}; the run starts in {directory}")
     return {"directory": str(directory)}
 
 
-def project_directory(settings: Settings | None = None) -> Path:
-    """The folder the deployments' entrypoints are relative to (see the module's order)."""
+def project_directory(settings: Settings | None = None) -> Path | None:
+    """The folder runs start in when one is set or found (see the module's order), else None:
+    an installed package with no checkout, whose runs start where the work pool puts them."""
     configured = (settings or Settings()).project_dir
     if configured:
         path = configured.expanduser().resolve()
-        if not (path / MARKER).is_file():
+        if not path.is_dir():
             raise ConfigurationError(
-                f"EMISSIONS_PROJECT_DIR={path} holds no {MARKER}: point it at the project folder"
+                f"EMISSIONS_PROJECT_DIR={path} is not a folder: point it at the folder runs "
+                "start in (a checkout, or any folder of the worker)"
             )
         return path
     for candidate in (Path.cwd(), _installed_checkout()):
-        if candidate is not None and (candidate / MARKER).is_file():
+        if (candidate / MARKER).is_file():
             return candidate.resolve()
-    raise ConfigurationError(
-        f"no project folder found for this run: set EMISSIONS_PROJECT_DIR on the worker to the "
-        f"folder holding {MARKER}"
-    )
+    return None
 
 
-def _installed_checkout() -> Path | None:
+def installed_from() -> str:
+    """``emissions-etl 0.1.0 from /venv/lib/python3.11/site-packages (flows: ...)``: the
+    version and the folders the pipeline and the flows are imported from, as this process
+    finds them (the workers of a pool may have different installs)."""
+    pipeline = Path(emissions_etl.__file__).resolve().parent.parent
+    flows = flows_folder()
+    return f"emissions-etl {emissions_etl.__version__} from {pipeline} (flows: {flows})"
+
+
+def flows_folder() -> Path | None:
+    """The folder of the installed flows (``flows/`` in a checkout installed editable), found
+    without importing them; None when they are not installed."""
+    spec = importlib.util.find_spec(FLOWS_PACKAGE)
+    return Path(spec.origin).resolve().parent if spec is not None and spec.origin else None
+
+
+def _installed_checkout() -> Path:
     """``src/emissions_etl/__init__.py`` -> the checkout, when installed from one."""
-    import emissions_etl
-
     return Path(emissions_etl.__file__).resolve().parents[2]
+
+
+def refuse_a_temporary_warehouse(directory: Path) -> None:
+    """ConfigurationError when ``directory`` is a temporary folder and the run's warehouse a
+    relative path: written there, the warehouse would be deleted with the folder."""
+    if not directory.is_relative_to(Path(tempfile.gettempdir()).resolve()):
+        return
+    settings = resolve_settings(require_api=False)
+    target = WarehouseTarget.of(settings.warehouse, settings.warehouse_data)
+    relative = [
+        str(path)
+        for path in (None if target.is_postgres else target.path, target.data_path)
+        if path is not None and "://" not in str(path) and not Path(path).expanduser().is_absolute()
+    ]
+    if relative:
+        raise ConfigurationError(
+            f"the warehouse's {' and '.join(relative)} is a relative path and this run starts in "
+            f"a temporary folder ({directory}), deleted when it ends: set EMISSIONS_PROJECT_DIR "
+            "on the worker to the folder to keep it in, or give prefect-setup --warehouse an "
+            "absolute path"
+        )
+
+
+def _log_to_the_run(message: str) -> None:
+    """One line in the flow run's logs (the UI's), from this step, before the run has started:
+    Prefect's API handler takes a record naming its run."""
+    from prefect.runtime import flow_run
+
+    run_id = flow_run.get_id()
+    logger = logging.getLogger("prefect.flow_runs")
+    logger.info(message, extra={"flow_run_id": run_id} if run_id else None)
