@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from _pytest.nodes import Node
 
+from tests.installed_package import InstalledPackage, build_wheel, install
 from tests.postgres_server import PostgresServer, available, running_postgres
 from tests.sandbox_fixture import SandboxServer, provisioned_sandbox
 
@@ -192,3 +193,17 @@ def postgres() -> Iterator[PostgresServer]:
         pytest.skip("PostgreSQL is not installed here (apt-get install postgresql)")
     with running_postgres() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel of this checkout, built through its sdist once for the worker's session."""
+    return build_wheel(tmp_path_factory.mktemp("dist"))
+
+
+@pytest.fixture(scope="session")
+def installed_package(
+    built_wheel: Path, tmp_path_factory: pytest.TempPathFactory
+) -> InstalledPackage:
+    """A venv of its own with the wheel installed: no checkout on its path."""
+    return install(built_wheel, tmp_path_factory.mktemp("installed") / "venv")

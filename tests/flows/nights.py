@@ -80,6 +80,15 @@ def night(queue: str, logs: Sequence[Path], what: str) -> tuple[Any, list[Any]]:
     return parent, sorted(children, key=lambda run: run.name)
 
 
+def run_logs(run: Any) -> list[Any]:
+    """Every log line the server holds for ``run``."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import LogFilter, LogFilterFlowRunId
+
+    with get_client(sync_client=True) as client:
+        return client.read_logs(log_filter=LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run.id])))
+
+
 def service_wastes(tenant: Tenant) -> int:
     """How many wastes the service holds for the tenant."""
     with tenant.client() as client:

@@ -55,6 +55,7 @@ from tests.sandbox_fixture import OrgCredentials, SandboxServer, create_org
 
 from ..pipeline.tenancy import FACILITIES, waste_row, write_wastes_xlsx
 from .conftest import PREFECT_BIN, RealPrefectServer, WebhookReceiver, stop_process_group
+from .nights import run_logs
 
 pytestmark = [
     pytest.mark.real_server,
@@ -520,14 +521,6 @@ def hold_the_turn_until_a_run_waits(prepared: PreparedServer, runs: list[Any]) -
         ):
             assert time.monotonic() < deadline, "no run waited for the turn held"
             time.sleep(1)
-
-
-def run_logs(run: Any) -> list[Any]:
-    from prefect.client.orchestration import get_client
-    from prefect.client.schemas.filters import LogFilter, LogFilterFlowRunId
-
-    with get_client(sync_client=True) as client:
-        return client.read_logs(log_filter=LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run.id])))
 
 
 def file_runs(warehouse: Warehouse, inbox: Path) -> Any:
