@@ -1,0 +1,50 @@
+"""The deployments, declared once in ``flows/prefect.yaml`` and installed with the flows: each
+names its flow by module path (what a worker with the package installed imports), with
+parameters the flow takes; ``prefect-setup`` deploys a checkout's declaration, else the
+installed one, which is the same file."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+import yaml
+
+from emissions_etl.orchestration.setup import deployments_file
+
+PROJECT = Path(__file__).resolve().parents[2]
+DECLARATION = PROJECT / "flows" / "prefect.yaml"
+DEPLOYMENTS = yaml.safe_load(DECLARATION.read_text())["deployments"]
+
+
+@pytest.mark.parametrize("deployment", DEPLOYMENTS, ids=[d["name"] for d in DEPLOYMENTS])
+def test_a_deployment_names_an_installed_flow_by_module_path_and_passes_it_its_parameters(
+    deployment: dict[str, object],
+) -> None:
+    from prefect import Flow
+    from prefect.flows import load_flow_from_entrypoint
+
+    entrypoint = str(deployment["entrypoint"])
+    flow = load_flow_from_entrypoint(entrypoint, use_placeholder_flow=False)
+
+    assert ":" not in entrypoint  # a module path, not a file of a checkout
+    assert entrypoint.startswith("emissions_etl_flows.")
+    assert isinstance(flow, Flow)
+    taken = inspect.signature(flow.fn).parameters
+    assert set(deployment.get("parameters") or {}) <= set(taken)  # type: ignore[arg-type]
+
+
+def test_without_a_checkout_setup_deploys_the_declaration_installed_with_the_flows(
+    tmp_path: Path,
+) -> None:
+    assert deployments_file(None) == DECLARATION  # installed editable: the repository's file
+    assert deployments_file(tmp_path) == DECLARATION  # a folder without flows/prefect.yaml
+
+
+def test_a_checkout_given_deploys_its_own_declaration(tmp_path: Path) -> None:
+    own = tmp_path / "flows" / "prefect.yaml"
+    own.parent.mkdir()
+    own.write_text(DECLARATION.read_text())
+
+    assert deployments_file(tmp_path) == own
