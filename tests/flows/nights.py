@@ -80,6 +80,30 @@ def night(queue: str, logs: Sequence[Path], what: str) -> tuple[Any, list[Any]]:
     return parent, sorted(children, key=lambda run: run.name)
 
 
+def worker_run_once(
+    command: Sequence[str], folder: Path, env: Mapping[str, str], run_id: Any, wait: float
+) -> tuple[Any, str]:
+    """``command`` (a ``prefect worker start ... --run-once``) run in ``folder`` with ``env``
+    alone until it ends (stopped after ``wait`` seconds); the flow run ``run_id`` as it is
+    then, and what the worker said (its log is ``folder/worker.log``)."""
+    from prefect.client.orchestration import get_client
+
+    log = folder / "worker.log"
+    with log.open("w") as out:
+        worker = subprocess.Popen(
+            list(command), cwd=folder, env=dict(env), stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+    try:
+        worker.wait(timeout=wait)
+    except subprocess.TimeoutExpired:
+        pass
+    finally:
+        stop_process_group(worker)
+    with get_client(sync_client=True) as client:
+        return client.read_flow_run(run_id), log.read_text(errors="replace")
+
+
 def run_logs(run: Any) -> list[Any]:
     """Every log line the server holds for ``run``."""
     from prefect.client.orchestration import get_client

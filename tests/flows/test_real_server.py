@@ -55,7 +55,7 @@ from tests.sandbox_fixture import OrgCredentials, SandboxServer, create_org
 
 from ..pipeline.tenancy import FACILITIES, waste_row, write_wastes_xlsx
 from .conftest import PREFECT_BIN, RealPrefectServer, WebhookReceiver, stop_process_group
-from .nights import run_logs
+from .nights import run_logs, worker_run_once
 
 pytestmark = [
     pytest.mark.real_server,
@@ -231,28 +231,14 @@ def test_a_worker_runs_the_load_wastes_deployment_end_to_end(
         run = client.create_flow_run_from_deployment(
             deployment.id, parameters={"path": str(workbook)}, work_queue_name=TEST_QUEUE
         )
-    worker_log = tmp_path / "worker.log"
-    command = [PREFECT_BIN, "worker", "start", "--pool", POOL, "--work-queue", TEST_QUEUE]
+    command = [PREFECT_BIN, "worker", "start", "--pool", POOL, "--work-queue", TEST_QUEUE,
+               "--run-once"]  # fmt: skip
     started = time.monotonic()
-    with worker_log.open("w") as out:
-        worker = subprocess.Popen(  # outside the project, without any EMISSIONS_* variable
-            [*command, "--run-once"],
-            cwd=tmp_path,
-            env=prepared.server.subprocess_env(),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
-        worker.wait(timeout=WORKER_RUN_WAIT)
-    except subprocess.TimeoutExpired:
-        pass
-    finally:
-        stop_process_group(worker)
-    with get_client(sync_client=True) as client:
-        finished = client.read_flow_run(run.id)
+    # outside the project, without any EMISSIONS_* variable
+    finished, log = worker_run_once(
+        command, tmp_path, prepared.server.subprocess_env(), run.id, WORKER_RUN_WAIT
+    )
     state = finished.state
-    log = worker_log.read_text(errors="replace")
     print(f"\nworker run-once took {time.monotonic() - started:.1f} s")
 
     assert state is not None

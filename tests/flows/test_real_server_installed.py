@@ -25,8 +25,8 @@ from tests.installed_package import PROJECT, InstalledPackage
 from tests.sandbox_fixture import SandboxServer
 
 from ..pipeline.tenancy import Tenant, new_tenant, waste_row, write_wastes_xlsx
-from .conftest import RealPrefectServer, stop_process_group
-from .nights import run_logs
+from .conftest import RealPrefectServer
+from .nights import run_logs, worker_run_once
 
 pytestmark = [
     pytest.mark.real_server,
@@ -95,26 +95,16 @@ def installed_night(
         client.create_work_queue(name=QUEUE, work_pool_name=POOL)
         nightly = client.read_deployment_by_name("nightly_load/nightly")
         made = client.create_flow_run_from_deployment(nightly.id, work_queue_name=QUEUE)
-    log = worker_folder / "worker.log"
     command = [str(installed_package.python), "-m", "prefect", "worker", "start", "--pool", POOL,
                "--work-queue", QUEUE, "--run-once"]  # fmt: skip
-    with log.open("w") as out:
-        worker = subprocess.Popen(  # without any EMISSIONS_* variable: what prefect-setup wrote
-            command, cwd=worker_folder, env=installed_package.env(base), stdout=out,
-            stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-    try:
-        worker.wait(timeout=WORKER_RUN_WAIT)
-    except subprocess.TimeoutExpired:
-        pass
-    finally:
-        stop_process_group(worker)
-    with get_client(sync_client=True) as client:
-        run = client.read_flow_run(made.id)
+    # without any EMISSIONS_* variable: what prefect-setup wrote
+    run, worker_log = worker_run_once(
+        command, worker_folder, installed_package.env(base), made.id, WORKER_RUN_WAIT
+    )
     seconds = time.monotonic() - started
     print(f"\nprefect-setup and a worker's nightly from the installed package: {seconds:.1f} s")
     return InstalledNight(installed_package, tenant, setup, setup_folder, worker_folder, run,
-                          log.read_text(errors="replace"), seconds)  # fmt: skip
+                          worker_log, seconds)  # fmt: skip
 
 
 def test_prefect_setup_from_an_empty_folder_deploys_the_installed_flows_by_module_path(
