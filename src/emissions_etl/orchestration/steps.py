@@ -102,9 +102,10 @@ def refuse_a_temporary_warehouse(directory: Path) -> None:
         if path is not None and "://" not in str(path) and not Path(path).expanduser().is_absolute()
     ]
     if relative:
+        paths = "is a relative path" if len(relative) == 1 else "are relative paths"
         raise ConfigurationError(
-            f"the warehouse's {' and '.join(relative)} is a relative path and this run starts in "
-            f"a temporary folder ({directory}), deleted when it ends: set EMISSIONS_PROJECT_DIR "
+            f"the warehouse's {' and '.join(relative)} {paths} and this run starts in a "
+            f"temporary folder ({directory}), deleted when it ends: set EMISSIONS_PROJECT_DIR "
             "on the worker to the folder to keep it in, or give prefect-setup --warehouse an "
             "absolute path"
         )
