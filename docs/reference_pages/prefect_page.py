@@ -22,7 +22,7 @@ from emissions_etl.orchestration.config import SECRET_BLOCK, VARIABLES
 from emissions_etl.orchestration.organizations import KEY_BLOCK_PREFIX, ORGANIZATIONS_VARIABLE
 from emissions_etl.orchestration.run_states import PARTIAL_PREFIX, PARTIAL_TAG
 from emissions_etl.orchestration.setup import POOL, WORKER_COMMAND
-from emissions_etl.orchestration.steps import MARKER
+from emissions_etl.orchestration.steps import FLOWS_PACKAGE, MARKER
 from emissions_etl.orchestration.table_sources import PASSWORD_BLOCK_PREFIX, SOURCES_VARIABLE
 from emissions_etl.settings import Settings
 
@@ -95,11 +95,15 @@ def prefect_page(project: Path) -> str:
 def _pool() -> str:
     return (
         f"## Work pool\n\nThe process work pool {code(POOL)}, which every deployment runs on. "
-        f"Start a worker from any folder, with the project's environment: {code(WORKER_COMMAND)}. "
-        "Each run first finds the project folder (the pull step "
-        "`emissions_etl.orchestration.steps.set_project_directory`): `EMISSIONS_PROJECT_DIR`, "
-        "else the run's working directory when it holds the flows, else the checkout "
-        "emissions-etl is installed from."
+        f"Start a worker from any folder of a machine where emissions-etl is installed: "
+        f"{code(WORKER_COMMAND)}. The deployments name their flows by module path, so a worker "
+        "needs no checkout. Each run first decides the folder it starts in and takes relative "
+        "paths from (the pull step `emissions_etl.orchestration.steps.set_project_directory`): "
+        "`EMISSIONS_PROJECT_DIR` (any folder), else the run's working directory when it holds "
+        "the flows, else the checkout emissions-etl is installed from, else the folder the work "
+        "pool gives the run (refused when that is a temporary folder and the warehouse a "
+        "relative path); it logs the version and the folders the run imports emissions-etl "
+        "from."
     )
 
 
@@ -107,8 +111,7 @@ def _deployments(project: Path, declaration: Mapping[str, Any]) -> str:
     parts = ["## Deployments"]
     for deployment in declaration.get("deployments", []):
         entrypoint = str(deployment["entrypoint"])
-        file, _, function = entrypoint.partition(":")
-        flow = read_flow(project / file, function)
+        flow = read_flow(*flow_source(project, entrypoint))
         schedules = [_schedule(s) for s in deployment.get("schedules") or []]
         given = deployment.get("parameters") or {}
         rows = [
@@ -134,6 +137,20 @@ def _deployments(project: Path, declaration: Mapping[str, Any]) -> str:
             table(["Parameter", "Type", "Default", "Set by the deployment", "What it does"], rows),
         ]
     return "\n\n".join(parts)
+
+
+def flow_source(project: Path, entrypoint: str) -> tuple[Path, str]:
+    """The file of ``project`` and the function a deployment's entrypoint names: a module path
+    of the installed flows (``emissions_etl_flows.nightly.nightly_load``, installed from
+    ``flows/``), or a file's path and function (``flows/nightly.py:nightly_load``)."""
+    if ":" in entrypoint:
+        file, _, function = entrypoint.partition(":")
+        return project / file, function
+    module, _, function = entrypoint.rpartition(".")
+    package, _, inside = module.partition(".")
+    if package != FLOWS_PACKAGE or not inside:
+        raise Undeclared(f"{MARKER}: {entrypoint} is not a flow of {FLOWS_PACKAGE}")
+    return project / MARKER.parent / Path(*inside.split(".")).with_suffix(".py"), function
 
 
 def read_flow(path: Path, function: str) -> Flow:
