@@ -51,7 +51,7 @@ def an_inbox(tenant: Tenant) -> Path:
 def test_a_nightly_syncs_each_table_source_after_its_inbox_in_a_task_of_its_own(
     flow_env: Tenant, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from flows.nightly import nightly_load
+    from emissions_etl_flows.nightly import nightly_load
 
     database = sqlite_table(flow_env.workdir / "erp.sqlite", erp_rows(4))
     sources = sources_file(flow_env.workdir / "sources.toml", f"sqlite:{database}")
@@ -83,7 +83,7 @@ def test_a_sources_password_kept_in_a_secret_block_is_in_no_log_artifact_or_stat
     from prefect.variables import Variable
 
     from emissions_etl.orchestration.table_sources import SOURCES_VARIABLE, save_sources
-    from flows.nightly import nightly_load
+    from emissions_etl_flows.nightly import nightly_load
 
     conninfo = postgres.create_database("erp")  # trust on loopback: any password is taken
     postgres_table(conninfo, [*erp_rows(3), (None, *erp_rows(4)[3][1:])])

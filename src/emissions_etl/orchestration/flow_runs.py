@@ -41,7 +41,8 @@ class LoadTask(Protocol):
 
 
 class SourceTask(Protocol):
-    """The flows' task syncing one table source (``flows._tasks.load_source``), by its name."""
+    """The flows' task syncing one table source (``emissions_etl_flows._tasks.load_source``), by
+    its name."""
 
     def __call__(
         self,
