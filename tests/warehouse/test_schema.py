@@ -21,6 +21,9 @@ TABLES = {
     "inventory_rules",
     "filed_inventories",
     "filed_inventory_records",
+    "coverage_rules",
+    "coverage_expectations",
+    "filed_inventory_estimates",
 }
 VIEWS = {
     "emissions",
@@ -29,6 +32,8 @@ VIEWS = {
     "ghg_categories",
     "ghg_inventory",
     "ghg_inventory_records",
+    "coverage",
+    "coverage_records",
 }
 
 

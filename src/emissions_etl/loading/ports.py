@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import pandas as pd
 
-from emissions_etl.warehouse import InventoryRule
+from emissions_etl.warehouse import CoverageRule, InventoryRule
 
 
 class RunLog(Protocol):
@@ -111,6 +111,12 @@ class InventoryRules(Protocol):
     def declare_inventory_rule(self, resource: str, rule: InventoryRule | None) -> None: ...
 
 
+class CoverageRules(Protocol):
+    """Which days a resource's records cover, and whose they are."""
+
+    def declare_coverage_rule(self, resource: str, rule: CoverageRule | None) -> None: ...
+
+
 class RemoteRecords(Protocol):
     """What the service holds now, as last read back: records with their co2e, facilities."""
 
@@ -149,6 +155,9 @@ class LoadWarehouse(Protocol):
 
     @property
     def inventory(self) -> InventoryRules: ...
+
+    @property
+    def coverage(self) -> CoverageRules: ...
 
     @property
     def records(self) -> RemoteRecords: ...

@@ -1,6 +1,7 @@
 """What a run does before its first row: tell the warehouse what the resource is (what its
-co2e means, its analysts' view, its inventory rule) and fetch the reference lists its rows are
-resolved with, landing the ones that are directories the warehouse keeps (the facilities)."""
+co2e means, its analysts' view, its inventory and coverage rules) and fetch the reference lists
+its rows are resolved with, landing the ones that are directories the warehouse keeps (the
+facilities)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from emissions_etl.resources import ResourceSpec
 
 
 def describe(writer: LoadWarehouse, spec: ResourceSpec) -> None:
-    """Record what the resource's co2e means and (re)create its analyst view."""
+    """Record what the resource's co2e means, (re)create its analyst view and declare where its
+    records sit in the inventory and in time."""
     writer.catalog.describe_resource(
         spec.name, is_aggregate=spec.readback.is_aggregate, description=spec.description
     )
@@ -20,6 +22,7 @@ def describe(writer: LoadWarehouse, spec: ResourceSpec) -> None:
         description=spec.description,
     )
     writer.inventory.declare_inventory_rule(spec.name, spec.inventory)
+    writer.coverage.declare_coverage_rule(spec.name, spec.coverage)
 
 
 def references_of(api: ListingApi, records: RemoteRecords, spec: ResourceSpec) -> References:

@@ -18,7 +18,7 @@ import pandera.pandas as pa
 
 from emissions_etl.client import LimitPolicy
 from emissions_etl.domain.references import Directory, ReferenceList, References
-from emissions_etl.warehouse import InventoryRule
+from emissions_etl.warehouse import CoverageRule, InventoryRule
 
 #: Interface, Limits: "Records per request 5,000".
 MAX_RECORDS_PER_REQUEST = 5_000
@@ -217,6 +217,10 @@ class ResourceSpec:
     #: over the record the service returned; None when its co2e sums other records' (the
     #: ``ghg_inventory`` view never counts those).
     inventory: InventoryRule | None = None
+    #: Which days its records cover and whose they are (an entity's: a vehicle's, a facility's,
+    #: an employee's; or the organization's), for the inventory's coverage; None when its
+    #: co2e sums other records' (nothing is expected of it).
+    coverage: CoverageRule | None = None
     #: The records are a directory the warehouse keeps a table of (the facilities): a rebuild
     #: from the service lands them there too. None: they are not.
     directory: Directory | None = None

@@ -23,7 +23,7 @@ from emissions_etl.resources._spec import (
     SingleCreate,
     ViewColumn,
 )
-from emissions_etl.warehouse import InventoryRule
+from emissions_etl.warehouse import CoverageRule, InventoryRule
 from emissions_etl_schemas.business_travels import (
     INPUT_ALIASES,
     REQUIRED_INPUT_COLUMNS,
@@ -108,6 +108,9 @@ SPEC = ResourceSpec(
     # GHG Protocol Scope 3 Standard, category 6 "Business travel": employees travelling for work
     # in vehicles owned or operated by third parties (planes, trains, taxis, rental cars).
     inventory=InventoryRule(scope="3", category="6"),
+    # Expected at the organization's level: a month without any, between months with some, is
+    # a gap (its records are not any one entity's).
+    coverage=CoverageRule(),
     view_columns=(
         ViewColumn(
             "travel_date", "DATE", meaning="Day of the trip (the outbound day of a round trip)."

@@ -21,7 +21,7 @@ from emissions_etl.resources._spec import (
     SingleCreate,
     ViewColumn,
 )
-from emissions_etl.warehouse import InventoryRule
+from emissions_etl.warehouse import CoverageEntity, CoverageRule, InventoryRule
 from emissions_etl_schemas.commuting_periods import (
     INPUT_ALIASES,
     REQUIRED_INPUT_COLUMNS,
@@ -148,6 +148,18 @@ SPEC = ResourceSpec(
         ViewColumn("carpool", "BOOLEAN", meaning="True when the car is shared."),
     ),
     inventory=InventoryRule(scope="3", category=COMMUTING_CATEGORY),
+    # Each employee not terminated (facts §9.1: situation) has periods covering every month; a
+    # period covers its months, start to end. An employee is named by e-mail, else by name.
+    coverage=CoverageRule(
+        first_day="json_extract_string(record, '$.start_date')",
+        entity=CoverageEntity(
+            "employees",
+            key="json_extract_string(record, '$.employee_id')",
+            label="coalesce(json_extract_string(entity, '$.email'), "
+            "json_extract_string(entity, '$.name'))",
+            ended="json_extract_string(entity, '$.situation') = 'terminated'",
+        ),
+    ),
     input_column_of_field={"employee_id": "employee", "EMPLOYEE_NOT_FOUND": "employee"},
 )
 

@@ -31,7 +31,7 @@ from emissions_etl.resources._spec import (
     ResourceSpec,
     ViewColumn,
 )
-from emissions_etl.warehouse import InventoryRule
+from emissions_etl.warehouse import CoverageRule, InventoryRule
 from emissions_etl_schemas.logistics_recharges import (
     INPUT_ALIASES,
     REQUIRED_INPUT_COLUMNS,
@@ -177,6 +177,9 @@ SPEC = ResourceSpec(
         scope=f"CASE WHEN {_FUEL} IN ({_ELECTRICITY}) THEN 2 WHEN {_FUEL} IS NOT NULL THEN 1 END",
         unclassified_reason=f"CASE WHEN {_FUEL} IS NULL THEN {_NO_FUEL_REASON} END",
     ),
+    # Expected at the organization's level: a month without any, between months with some, is
+    # a gap (its records are not any one entity's).
+    coverage=CoverageRule(),
     input_column_of_field={"fuel_id": "fuel", "toc_id": "toc"},
 )
 

@@ -31,7 +31,7 @@ from emissions_etl.resources._spec import (
     ResourceSpec,
     ViewColumn,
 )
-from emissions_etl.warehouse import InventoryRule
+from emissions_etl.warehouse import CoverageRule, InventoryRule
 from emissions_etl_schemas.logistics_requests import (
     INPUT_ALIASES,
     REQUIRED_INPUT_COLUMNS,
@@ -171,6 +171,9 @@ SPEC = ResourceSpec(
         category=f"CASE WHEN {_SUBCONTRACTED} THEN 4 END",
         unclassified_reason=f"CASE WHEN NOT {_SUBCONTRACTED} THEN {_OWN_FLEET_REASON} END",
     ),
+    # Expected at the organization's level: a month without any, between months with some, is
+    # a gap (its records are not any one entity's).
+    coverage=CoverageRule(),
     input_column_of_field={"hub_id": "hub"},
 )
 

@@ -27,7 +27,7 @@ from emissions_etl.resources._spec import (
     SingleCreate,
     ViewColumn,
 )
-from emissions_etl.warehouse import InventoryRule
+from emissions_etl.warehouse import CoverageRule, InventoryRule
 from emissions_etl_schemas.purchases import INPUT_ALIASES, REQUIRED_INPUT_COLUMNS, PurchaseInput
 
 #: Interface: Purchase (the fields a client sends), in its order.
@@ -128,6 +128,9 @@ SPEC = ResourceSpec(
         ),
     ),
     inventory=InventoryRule(scope="3", category=PURCHASE_CATEGORY),
+    # Expected at the organization's level: a month without any, between months with some, is
+    # a gap (its records are not any one entity's).
+    coverage=CoverageRule(),
     input_column_of_field={"unit_id": "unit"},
 )
 

@@ -23,7 +23,7 @@ from emissions_etl.resources._spec import (
     ViewColumn,
 )
 from emissions_etl.resources.vehicles import VEHICLE_FUELS, normalise_plates
-from emissions_etl.warehouse import InventoryRule, ParentRecord
+from emissions_etl.warehouse import CoverageEntity, CoverageRule, InventoryRule, ParentRecord
 from emissions_etl_schemas.vehicle_consumptions import (
     INPUT_ALIASES,
     REQUIRED_INPUT_COLUMNS,
@@ -187,6 +187,17 @@ SPEC = ResourceSpec(
         "'the vehicle is not in the warehouse: whether it is leased (category 8 under ' "
         "|| approach || ') is unknown' END",
         parent=ParentRecord("vehicles", key="json_extract_string(record, '$.vehicle_id')"),
+    ),
+    # Each vehicle reports its consumptions every month, until it is archived (interface:
+    # Vehicle status); a consumption covers its period, start to end.
+    coverage=CoverageRule(
+        first_day="json_extract_string(record, '$.data.start_date')",
+        entity=CoverageEntity(
+            "vehicles",
+            key="json_extract_string(record, '$.vehicle_id')",
+            label="json_extract_string(entity, '$.license_plate')",
+            ended="json_extract_string(entity, '$.status') = 'archived'",
+        ),
     ),
     input_column_of_field={
         "vehicle_id": "license_plate",

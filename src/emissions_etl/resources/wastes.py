@@ -19,7 +19,7 @@ from emissions_etl.resources._spec import (
     ResourceSpec,
     ViewColumn,
 )
-from emissions_etl.warehouse import InventoryRule
+from emissions_etl.warehouse import CoverageEntity, CoverageRule, InventoryRule
 from emissions_etl_schemas.wastes import INPUT_ALIASES, REQUIRED_INPUT_COLUMNS, WasteInput
 
 WASTE_EFS = ReferenceList(
@@ -198,6 +198,18 @@ SPEC = ResourceSpec(
     # GHG Protocol Scope 3 Standard, category 5 "Waste generated in operations": the treatment
     # by third parties of the waste the company's operations generate.
     inventory=InventoryRule(scope="3", category="5"),
+    # Each facility that has wastes reports them every month, until it is archived (interface:
+    # Facility status); a waste record covers its period, start to end.
+    coverage=CoverageRule(
+        first_day="json_extract_string(record, '$.start_date')",
+        entity=CoverageEntity(
+            "facilities",
+            key="json_extract_string(record, '$.facility_id')",
+            label="json_extract_string(entity, '$.name')",
+            ended="json_extract_string(entity, '$.status') = 'archived'",
+            every=False,
+        ),
+    ),
     input_column_of_field={
         "facility_id": "facility",
         "waste_efs_id": "ler_code",

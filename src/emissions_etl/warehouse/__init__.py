@@ -1,6 +1,7 @@
 """The DuckDB warehouse: load runs, source rows, the source key -> remote id mapping, rejects,
 and the co2e read back from the service, with the analysts' ``emissions`` view and the GHG
-inventory (``ghg_inventory``) composed from each resource's ``InventoryRule``.
+inventory (``ghg_inventory``) composed from each resource's ``InventoryRule``, and the
+inventory's coverage (``coverage``) from each resource's ``CoverageRule``.
 
 Knows nothing of HTTP or Prefect; the pipeline hands it frames. Tables: see ``README.md``.
 
@@ -11,6 +12,16 @@ which its writer's parts implement.
 
 from __future__ import annotations
 
+from emissions_etl.warehouse._coverage import (
+    CADENCES,
+    COVERAGE_COLUMNS,
+    ESTIMATE_METHODS,
+    ESTIMATES,
+    CoverageEntity,
+    CoverageRule,
+    Expectation,
+)
+from emissions_etl.warehouse._coverage_sql import DEFAULT_DUE_DAY
 from emissions_etl.warehouse._filed import (
     EVIDENCE_COLUMNS,
     FILED_COLUMNS,
@@ -37,6 +48,14 @@ from emissions_etl.warehouse._writer import WarehouseWriter
 
 __all__ = [
     "APPROACHES",
+    "CADENCES",
+    "COVERAGE_COLUMNS",
+    "DEFAULT_DUE_DAY",
+    "ESTIMATES",
+    "ESTIMATE_METHODS",
+    "CoverageEntity",
+    "CoverageRule",
+    "Expectation",
     "COUNT_COLUMNS",
     "DEFAULT_APPROACH",
     "EVIDENCE_COLUMNS",

@@ -8,7 +8,8 @@ schema serves both. What each table, view and column means (``descriptions.toml`
 with them as DuckDB comments (``_descriptions``), when they are made or their description
 changes.
 The GHG inventory's views are composed after, from the rules stored in the warehouse
-(``_inventory.compose``, called by ``Warehouse.writer``).
+(``_inventory.compose``, called by ``Warehouse.writer``), then the coverage's
+(``_coverage.compose``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from emissions_etl.warehouse._descriptions import (
 )
 
 #: The newest schema version this code writes.
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 _MIGRATIONS: dict[int, str] = {
     1: "ddl.sql",
@@ -38,6 +39,7 @@ _MIGRATIONS: dict[int, str] = {
     5: "migration_5.sql",
     6: "migration_6.sql",
     7: "migration_7.sql",
+    8: "migration_8.sql",
 }
 #: Tables whose rows belong to one organization (``organization_id``).
 ORGANIZATION_TABLES = (

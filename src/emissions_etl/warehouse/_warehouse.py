@@ -29,6 +29,7 @@ from emissions_etl.warehouse._connection import (
     fetch_frame,
     warehouse_error,
 )
+from emissions_etl.warehouse._coverage import compose as compose_coverage
 from emissions_etl.warehouse._dry_run import DryRunParts
 from emissions_etl.warehouse._file_upkeep import maintain_file, wal_bytes
 from emissions_etl.warehouse._filed import Freeze, current_snapshot, record_filed
@@ -127,6 +128,7 @@ class Warehouse:
                     )
                 )
                 retried_on_conflict(lambda: compose_inventory(con))
+                retried_on_conflict(lambda: compose_coverage(con))
                 mark_schema_checked(self.target, self.organization_id)
             self._writer_con = con
             try:

@@ -4,8 +4,9 @@ Handed out by ``Warehouse.writer()`` only, so all writes happen under the cross-
 Each part has one concern and is what the load engine names through a port of its own
 (``loading.ports``): ``runs`` (the run row, its source rows and rejects), ``mappings`` (source
 key -> remote id), ``marks`` (pending marks for crash recovery), ``catalog`` (what a resource's
-co2e means, its view), ``inventory`` (its inventory rule) and ``records`` (what the service
-holds now). Every frame lands through Arrow (``_delete_insert``); empty frames are no-ops.
+co2e means, its view), ``inventory`` (its inventory rule), ``coverage`` (its coverage rule, and
+the organization's expectations) and ``records`` (what the service holds now). Every frame
+lands through Arrow (``_delete_insert``); empty frames are no-ops.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import duckdb
 
 from emissions_etl.warehouse._catalog import WarehouseCatalog, WarehouseInventoryRules
+from emissions_etl.warehouse._coverage import WarehouseCoverage
 from emissions_etl.warehouse._mappings import WarehouseMappings
 from emissions_etl.warehouse._pending import WarehousePendingMarks
 from emissions_etl.warehouse._remote_records import WarehouseRemoteRecords
@@ -38,4 +40,5 @@ class WarehouseWriter:
         self.marks = WarehousePendingMarks(con, organization_id)
         self.catalog = WarehouseCatalog(con)
         self.inventory = WarehouseInventoryRules(con)
+        self.coverage = WarehouseCoverage(con, organization_id)
         self.records = WarehouseRemoteRecords(con, organization_id)
