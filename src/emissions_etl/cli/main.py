@@ -499,6 +499,11 @@ from emissions_etl.cli.file_inventory_command import file_inventory_command  # n
 
 app.command("file-inventory")(file_inventory_command)
 
+# Is the inventory complete: the coverage of a year; DuckDB and rich load only when it runs.
+from emissions_etl.cli.coverage_command import coverage_command  # noqa: E402
+
+app.command("coverage")(coverage_command)
+
 # Export profiles (SAP, Concur, fuel cards, TMS); the declarations are read when it runs.
 from emissions_etl.cli.profiles_command import profiles_command  # noqa: E402
 

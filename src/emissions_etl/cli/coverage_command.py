@@ -1,0 +1,98 @@
+"""``emissions-etl coverage``: is the inventory complete? The matrix of what was expected (each
+vehicle, facility with wastes and employee every month; travels, purchases and logistics at the
+organization's level), what arrived and what is missing, and the gaps with their due dates and
+estimates (registered by ``cli/main.py``).
+
+Exit codes, for a scheduler to act on: 0 nothing overdue; 1 a gap is overdue; 2 an option, the
+expectations file, the organization or the output name cannot be used; 3 the warehouse cannot
+be read or written.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from emissions_etl.cli.coverage_options import AsOfOption, DueDayOption, ExpectationsOption
+from emissions_etl.cli.file_arguments import ANYWHERE
+from emissions_etl.cli.organization_options import InventoryOrganizationOption, OrganizationsOption
+from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
+from emissions_etl.cli.warehouse_options import (
+    WarehouseDataOption,
+    WarehouseMemoryOption,
+    WarehouseOption,
+    WarehouseTempOption,
+    WarehouseThreadsOption,
+)
+
+#: Exit code of a run that finds a gap past its due date.
+EXIT_OVERDUE = 1
+
+
+def coverage_command(
+    year: Annotated[
+        str | None,
+        typer.Option("--year", metavar="YEAR", help="The reporting year (default: every year)."),
+    ] = None,
+    as_of: AsOfOption = None,
+    due_day: DueDayOption = None,
+    expectations: ExpectationsOption = None,
+    organization: InventoryOrganizationOption = None,
+    organizations: OrganizationsOption = None,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out",
+            metavar="F.csv|F.xlsx",
+            help="Also write every expected month: .csv (the view's columns) or .xlsx (those, "
+            f"the matrix and what the marks mean); replaced whole ({ANYWHERE}).",
+        ),
+    ] = None,
+    warehouse: WarehouseOption = None,
+    warehouse_data: WarehouseDataOption = None,
+    warehouse_memory: WarehouseMemoryOption = None,
+    warehouse_temp: WarehouseTempOption = None,
+    warehouse_threads: WarehouseThreadsOption = None,
+) -> None:
+    """Check the inventory is complete: the months expected by entity, what is missing and
+    overdue, and each gap's estimate. Exit 1 when a gap is overdue."""
+    from pydantic import ValidationError
+
+    from emissions_etl import storage
+    from emissions_etl.cli.coverage_options import as_of_date
+    from emissions_etl.cli.coverage_summary import print_coverage
+    from emissions_etl.cli.inventory_command import reading_year, warehouse_at
+    from emissions_etl.cli.organization_options import organization_id
+    from emissions_etl.coverage import (
+        CoverageRequest,
+        check_coverage_target,
+        read_coverage,
+        write_coverage_file,
+    )
+    from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
+
+    try:
+        target = storage.as_path(out) if out is not None else None
+        if target is not None:
+            check_coverage_target(target)
+        request = CoverageRequest(
+            year=reading_year(year), as_of=as_of_date(as_of), due_day=due_day,
+            organization=organization_id(organization, organizations), expectations=expectations,
+        )  # fmt: skip
+        source = warehouse_at(
+            warehouse, warehouse_data, warehouse_memory, warehouse_temp, warehouse_threads
+        )
+        coverage = read_coverage(source, request)
+        if target is not None:
+            with storage.written(target) as local:
+                write_coverage_file(coverage, local)
+    except (InputError, ConfigurationError, ValidationError, ValueError) as error:
+        fail_now(one_line(error), EXIT_UNUSABLE)
+    except OSError as error:
+        fail_now(f"cannot write {error.filename or out}: {error.strerror or error}", EXIT_UNUSABLE)
+    except EmissionsEtlError as error:
+        fail_now(one_line(error), EXIT_FAILED)
+    print_coverage(coverage, written=target)
+    if not coverage.overdue.empty:
+        raise typer.Exit(EXIT_OVERDUE)

@@ -1,0 +1,76 @@
+"""What ``coverage`` prints: the matrix (entities by months, one mark a cell), then every gap
+with its due date and estimate, then one line of counts. Every value from the warehouse is
+printed as text, never as markup."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from rich.console import Console
+
+    from emissions_etl.coverage import Coverage
+    from emissions_etl.storage import AnyPath
+
+#: Gaps listed one a line; the rest are counted (``--out`` writes every one).
+MAX_GAPS_SHOWN = 100
+
+
+def print_coverage(coverage: Coverage, *, written: AnyPath | None = None) -> None:
+    """The matrix, the gaps and the counts, on standard output."""
+    from emissions_etl.cli.terminal import out
+
+    if coverage.rows.empty:
+        out.print("nothing is expected yet: no resource of this warehouse has a record with a "
+                  "date in that period", highlight=False)  # fmt: skip
+    else:
+        print_matrix(coverage, out)
+        print_gaps(coverage.gaps, out)
+    for resource in coverage.uncovered:
+        out.print(f"{resource}: not in the coverage yet (the next load of it declares what its "
+                  "records cover)", highlight=False, markup=False)  # fmt: skip
+    if written is not None:
+        out.print(f"{written}: every expected period", highlight=False, markup=False)
+    out.print(f"coverage of {coverage.in_words()}", highlight=False, markup=False)
+
+
+def print_matrix(coverage: Coverage, console: Console) -> None:
+    """One row per resource and entity, one column per month."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from emissions_etl.coverage import LEGEND, matrix, months_of
+
+    months = months_of(coverage.rows)
+    one_year = len({month.year for month in months}) == 1
+    table = Table("resource", "entity", title=f"Coverage ({LEGEND})", title_justify="left")
+    for month in months:
+        table.add_column(f"{month:%m}" if one_year else f"{month:%y-%m}", justify="center")
+    for row in matrix(coverage.rows, months):
+        table.add_row(Text(row.resource), Text(row.entity), *(Text(m) for m in row.marks))
+    console.print(table)
+
+
+def print_gaps(gaps: pd.DataFrame, console: Console) -> None:
+    """Each missing period: when it was due, whether it is late, its estimate."""
+    from rich.text import Text
+
+    from emissions_etl.coverage import period_label
+    from emissions_etl.coverage.matrix import ORGANIZATION_ROW
+
+    for gap in gaps.head(MAX_GAPS_SHOWN).to_dict("records"):
+        late = "overdue" if gap["overdue"] else "not yet due"
+        estimate = (
+            "no estimate (no data of it that year)" if gap["estimate_kg"] != gap["estimate_kg"]
+            or gap["estimate_kg"] is None
+            else f"estimate {gap['estimate_kg']:,.1f} kg ({gap['estimate_method']})"
+        )  # fmt: skip
+        console.print(Text(
+            f"{gap['resource']} {gap['entity'] or ORGANIZATION_ROW} "
+            f"{period_label(gap['month'], str(gap['cadence']))}: missing, due "
+            f"{gap['due_date']:%Y-%m-%d}, {late}; {estimate}"
+        ), soft_wrap=True)  # fmt: skip
+    if len(gaps) > MAX_GAPS_SHOWN:
+        console.print(f"... and {len(gaps) - MAX_GAPS_SHOWN:,} more gaps (--out writes them all)",
+                      highlight=False, markup=False)  # fmt: skip

@@ -1,0 +1,91 @@
+"""The coverage as a matrix a person reads at a glance: one row per resource and entity, one
+column per month, one mark a cell (a quarter's or a year's mark in each of its months)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+#: A cell's mark, and what it means.
+RECEIVED, OVERDUE, MISSING, NOT_EXPECTED = "●", "✗", "○", "·"
+LEGEND = (
+    f"{RECEIVED} received  {OVERDUE} missing, overdue  {MISSING} missing, not yet due  "
+    f"{NOT_EXPECTED} not expected"
+)
+#: The months a period of each cadence spans.
+MONTHS_OF = {"monthly": 1, "quarterly": 3, "yearly": 12}
+#: How the organization's own row is named (its ``entity`` is empty).
+ORGANIZATION_ROW = "(organization)"
+
+
+@dataclass(frozen=True)
+class MatrixRow:
+    """A resource's entity and its mark for each month of the matrix."""
+
+    resource: str
+    entity: str
+    marks: tuple[str, ...]
+
+
+def months_of(rows: pd.DataFrame) -> list[dt.date]:
+    """Every month from the first period's to the last one's end."""
+    if rows.empty:
+        return []
+    spans = [_span(pd.Timestamp(m).date(), str(c)) for m, c in zip(rows["month"], rows["cadence"],
+                                                                    strict=True)]  # fmt: skip
+    first = min(months[0] for months in spans)
+    last = max(months[-1] for months in spans)
+    return _range(first, last)
+
+
+def matrix(rows: pd.DataFrame, months: Sequence[dt.date]) -> list[MatrixRow]:
+    """One ``MatrixRow`` per resource and entity of ``rows``, in their order."""
+    index = {month: n for n, month in enumerate(months)}
+    found: dict[tuple[str, str], list[str]] = {}
+    columns = ("resource", "entity", "month", "cadence", "status", "overdue")
+    for resource, entity, start, cadence, status, overdue in zip(
+        *(rows[name] for name in columns), strict=True
+    ):
+        key = (str(resource), str(entity) or ORGANIZATION_ROW)
+        marks = found.setdefault(key, [NOT_EXPECTED] * len(months))
+        for month in _span(pd.Timestamp(start).date(), str(cadence)):
+            if month in index:
+                marks[index[month]] = mark(str(status), bool(overdue))
+    return [MatrixRow(resource, entity, tuple(marks)) for (resource, entity), marks in
+            found.items()]  # fmt: skip
+
+
+def mark(status: str, overdue: bool) -> str:
+    if status == "received":
+        return RECEIVED
+    return OVERDUE if overdue else MISSING
+
+
+def period_label(month: object, cadence: str) -> str:
+    """``2026-03``, ``2026 Q2`` or ``2026``."""
+    day = pd.Timestamp(month)  # type: ignore[arg-type]
+    if cadence == "quarterly":
+        return f"{day.year} Q{(day.month - 1) // 3 + 1}"
+    if cadence == "yearly":
+        return str(day.year)
+    return day.strftime("%Y-%m")
+
+
+def _span(month: dt.date, cadence: str) -> list[dt.date]:
+    count = MONTHS_OF.get(cadence, 1)
+    return [_shift(month, n) for n in range(count)]
+
+
+def _range(first: dt.date, last: dt.date) -> list[dt.date]:
+    months = [first]
+    while months[-1] < last:
+        months.append(_shift(months[-1], 1))
+    return months
+
+
+def _shift(month: dt.date, months: int) -> dt.date:
+    total = month.year * 12 + month.month - 1 + months
+    return dt.date(total // 12, total % 12 + 1, 1)
