@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from emissions_etl.cli.consolidation_option import ConsolidationOption
+from emissions_etl.cli.coverage_options import WithEstimatesOption
 from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
 from emissions_etl.cli.inventory_command import BaseYearOption, base_year_of, reading_year
 from emissions_etl.cli.organization_options import InventoryOrganizationOption, OrganizationsOption
@@ -46,6 +47,7 @@ def file_inventory_command(
     warehouse_temp: WarehouseTempOption = None,
     warehouse_threads: WarehouseThreadsOption = None,
     consolidation: ConsolidationOption = None,
+    with_estimates: WithEstimatesOption = False,
 ) -> None:
     """File the GHG inventory of a year: its figures and lines, who filed it and when, and what
     reproduces it exactly (a DuckLake's snapshot, or a frozen copy of its records). Prints the
@@ -57,7 +59,7 @@ def file_inventory_command(
     from emissions_etl.cli.inventory_summary import filed_line
     from emissions_etl.cli.organization_options import organization_id
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
-    from emissions_etl.inventory import file_inventory
+    from emissions_etl.inventory import Estimates, file_inventory
 
     try:
         reporting_year = reading_year(year)
@@ -74,6 +76,7 @@ def file_inventory_command(
             organization=organization_id(organization, organizations),
             note=note,
             by=by or getpass.getuser(),
+            estimates=Estimates() if with_estimates else None,
         )
         frozen = None
         if filed.snapshot_id is None:

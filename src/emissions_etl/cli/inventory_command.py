@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from emissions_etl.cli.consolidation_option import ConsolidationOption
+from emissions_etl.cli.coverage_options import WithEstimatesOption
 from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
 from emissions_etl.cli.file_arguments import ANYWHERE
 from emissions_etl.cli.organization_options import InventoryOrganizationOption, OrganizationsOption
@@ -30,6 +31,7 @@ from emissions_etl.cli.warehouse_options import (
 
 if TYPE_CHECKING:
     from emissions_etl.inventory import Evidence, Inventory, Restatement
+    from emissions_etl.storage import AnyPath
     from emissions_etl.warehouse import Warehouse
 
 YearOption = Annotated[
@@ -109,6 +111,7 @@ def inventory_command(
     warehouse_temp: WarehouseTempOption = None,
     warehouse_threads: WarehouseThreadsOption = None,
     consolidation: ConsolidationOption = None,
+    with_estimates: WithEstimatesOption = False,
 ) -> None:
     """Write the GHG inventory: Scope 1, Scope 2, Scope 3 by category and the total (ESRS E1-6)."""
     from pydantic import ValidationError
@@ -135,6 +138,9 @@ def inventory_command(
                 check_target(target, option)
         if filed is not None and against is not None:
             raise ValueError("--filed writes a filed inventory, --against restates one: not both")
+        if filed is not None and with_estimates:
+            raise ValueError("--filed writes a filed inventory as it was filed, with the "
+                             "estimates it was filed with: --with-estimates does not apply")
         approach = consolidation_approach(consolidation)  # before the settings: names it
         source = warehouse_at(
             warehouse, warehouse_data, warehouse_memory, warehouse_temp, warehouse_threads
@@ -142,7 +148,7 @@ def inventory_command(
         inventory, restatement = _inventories(
             source, year=reading_year(year), base_year=base_year_of(ctx, base_year, year),
             organization=organization, organizations=organizations, filed=filed,
-            against=against, approach=approach,
+            against=against, approach=approach, with_estimates=with_estimates,
         )  # fmt: skip
         if out_at is not None:
             with storage.written(out_at) as local:
@@ -155,6 +161,7 @@ def inventory_command(
                 with storage.written(changes_path(out_at)) as local:
                     write_changes_file(restatement, local)
                 said.append(f"{changes_path(out_at)}: the records changed since it was filed")
+                said += _estimates_beside(restatement, out_at)
         if evidence_at is not None:
             with storage.written(evidence_at) as local:
                 found = _evidence(source, inventory, local, sample, seed)
@@ -200,10 +207,17 @@ def _inventories(
     filed: str | None,
     against: str | None,
     approach: str,
+    with_estimates: bool = False,
 ) -> tuple[Inventory, Restatement | None]:
     """The inventory to write (now, or as filed) and the restatement asked for."""
     from emissions_etl.cli.organization_options import organization_id
-    from emissions_etl.inventory import filed_inventory, read_filed, read_inventory, restate_against
+    from emissions_etl.inventory import (
+        Estimates,
+        filed_inventory,
+        read_filed,
+        read_inventory,
+        restate_against,
+    )
 
     if filed is not None:
         inventory = read_filed(source, filed)
@@ -216,10 +230,23 @@ def _inventories(
         year = was.year if year is None else year
         named = was.organization if named is None else named
     inventory = read_inventory(
-        source, approach=approach, year=year, organization=named, base_year=base_year
-    )
+        source, approach=approach, year=year, organization=named, base_year=base_year,
+        estimates=Estimates() if with_estimates else None,
+    )  # fmt: skip
     restatement = restate_against(source, against, inventory) if against is not None else None
     return inventory, restatement
+
+
+def _estimates_beside(restatement: Restatement, out: AnyPath) -> list[str]:
+    """A csv restatement's estimates, beside it, when the filed inventory counted some."""
+    from emissions_etl import storage
+    from emissions_etl.inventory import estimates_path, write_estimates_file
+
+    if restatement.filed.estimates_as_of is None:
+        return []
+    with storage.written(estimates_path(out)) as local:
+        write_estimates_file(restatement, local)
+    return [f"{estimates_path(out)}: the estimates it counted, and which real data replaced"]
 
 
 def _evidence(

@@ -23,7 +23,19 @@ def written(out: AnyPath, inventory: Inventory, warehouse: str) -> str:
         else ""
     )
     filed = f" (filed inventory {inventory.filed.filed_id})" if inventory.filed else ""
-    return f"{out}: {scopes(inventory)} ({inventory.approach}, {when}){note}{filed}"
+    return f"{out}: {scopes(inventory)} ({inventory.approach}, {when}){note}{filed}" + (
+        estimated(inventory)
+    )
+
+
+def estimated(inventory: Inventory) -> str:
+    """``; 12.3 t of the total estimated (missing months, as of 2026-07-01)``; empty without
+    estimates."""
+    if not inventory.with_estimates:
+        return ""
+    part = inventory.line("total_location")["estimated_kg"]
+    as_of = f"{inventory.estimates_as_of:%Y-%m-%d}" if inventory.estimates_as_of else "today"
+    return f"; {float(part) / 1000:,.1f} t of the total estimated (missing months, as of {as_of})"
 
 
 def scopes(inventory: Inventory) -> str:
@@ -78,6 +90,8 @@ def filed_line(filed: FiledInventory, frozen_records: int | None) -> str:
         else f"reproduced from a copy of its {frozen_records or 0:,} records"
     )
     total = "no total" if filed.total_kg is None else f"total {filed.total_kg / 1000:,.1f} t co2e"
+    if filed.estimates_as_of is not None:
+        total += f" (with the estimates of missing months as of {filed.estimates_as_of:%Y-%m-%d})"
     of = f" of {filed.organization}" if filed.organization else ""
     return (
         f"filed the inventory of {filed.year}{of} ({filed.approach}): {total}, "

@@ -16,6 +16,7 @@ import pandas as pd
 
 from emissions_etl.coverage.expectations import read_expectations
 from emissions_etl.errors import ConfigurationError, InputError
+from emissions_etl.inventory.estimates import today
 from emissions_etl.warehouse import COVERAGE_COLUMNS, Warehouse
 
 #: Whether the coverage relations exist (a warehouse last written by an older version has none).
@@ -89,11 +90,6 @@ class Coverage:
             f"{missing - overdue:,} not yet due); {self.estimated_kg / 1000:,.1f} t co2e "
             "estimated"
         )
-
-
-def today() -> dt.date:
-    """Today in UTC, as the warehouse reads it."""
-    return dt.datetime.now(dt.UTC).date()
 
 
 def read_coverage(warehouse: Warehouse, request: CoverageRequest) -> Coverage:

@@ -21,12 +21,15 @@ packages beside it, nor the load engine or anything above.
 from __future__ import annotations
 
 from emissions_etl.inventory.esrs import LINE_COLUMNS, esrs_lines
+from emissions_etl.inventory.estimates import Estimates
 from emissions_etl.inventory.evidence import Evidence, evidence, write_evidence
 from emissions_etl.inventory.filed import FiledInventory
 from emissions_etl.inventory.files import (
     changes_path,
     check_target,
+    estimates_path,
     write_changes_file,
+    write_estimates_file,
     write_inventory_file,
 )
 from emissions_etl.inventory.filing import file_inventory, filed_inventory, read_filed
@@ -40,6 +43,7 @@ __all__ = [
     "LINE_COLUMNS",
     "SHEETS",
     "ComparedYear",
+    "Estimates",
     "Evidence",
     "FiledInventory",
     "Inventory",
@@ -47,6 +51,7 @@ __all__ = [
     "changes_path",
     "check_target",
     "esrs_lines",
+    "estimates_path",
     "evidence",
     "file_inventory",
     "filed_inventory",
@@ -57,5 +62,6 @@ __all__ = [
     "restate_against",
     "write_evidence",
     "write_changes_file",
+    "write_estimates_file",
     "write_inventory_file",
 ]

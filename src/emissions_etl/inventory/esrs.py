@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-#: The columns of the lines, in order.
+#: The columns of the lines, in order. ``estimated_kg``: the part of ``co2e_kg`` that estimates
+#: missing months (``inventory --with-estimates``); None for an inventory without estimates.
 LINE_COLUMNS = ("kind", "line", "scope", "category", "co2e_kg", "co2e_t", "records",
-                "records_calculated", "records_pending", "records_error")  # fmt: skip
+                "records_calculated", "records_pending", "records_error",
+                "estimated_kg")  # fmt: skip
 _COUNTS = ("records", "records_calculated", "records_pending", "records_error")
 MARKET_BASED_NOTE = "not calculated: the service's electricity factors are location-based"
 #: The line of each scope (its kind and name), and of the total.
@@ -62,8 +64,10 @@ def record_lines(records: pd.DataFrame) -> pd.DataFrame:
 
 def esrs_lines(by_category: pd.DataFrame) -> pd.DataFrame:
     """The disclosure's lines from rows of (scope, category, category_name,
-    unclassified_reason, co2e_kg and the four record counts)."""
+    unclassified_reason, co2e_kg and the four record counts; and ``estimated_kg``, the part of
+    co2e_kg estimated, in an inventory with estimates)."""
     rows = by_category.astype({"co2e_kg": "float64"})
+    estimated = "estimated_kg" in rows.columns
     lines: list[dict[str, object]] = []
 
     def add(
@@ -72,12 +76,13 @@ def esrs_lines(by_category: pd.DataFrame) -> pd.DataFrame:
         lines.append(
             {"kind": kind, "line": line, "scope": scope, "category": category,
              "co2e_kg": float(part["co2e_kg"].sum()),
-             **{name: int(part[name].sum()) for name in _COUNTS}}
+             **{name: int(part[name].sum()) for name in _COUNTS},
+             "estimated_kg": float(part["estimated_kg"].sum()) if estimated else None}
         )  # fmt: skip
 
     def not_given(kind: str, line: str, scope: object = None) -> None:
         lines.append({"kind": kind, "line": line, "scope": scope, "category": None,
-                      "co2e_kg": None, **dict.fromkeys(_COUNTS)})  # fmt: skip
+                      "co2e_kg": None, **dict.fromkeys(_COUNTS), "estimated_kg": None})  # fmt: skip
 
     scope = rows["scope"]
     classified = rows[scope.notna()]
@@ -97,4 +102,5 @@ def esrs_lines(by_category: pd.DataFrame) -> pd.DataFrame:
     add("activity", ACTIVITY_LINE, rows)
     frame = pd.DataFrame(lines, columns=list(LINE_COLUMNS))
     frame["co2e_t"] = frame["co2e_kg"] / 1000
+    frame["estimated_kg"] = frame["estimated_kg"].astype("float64" if estimated else object)
     return frame.astype({"scope": "Int64", "category": "Int64", **dict.fromkeys(_COUNTS, "Int64")})

@@ -32,6 +32,8 @@ class FiledInventory:
     lines: pd.DataFrame
     #: The lake's snapshot the figures were read at; None on a DuckDB file (frozen records).
     snapshot_id: int | None
+    #: The day the estimates its lines count were read as of; None: filed without estimates.
+    estimates_as_of: dt.date | None = None
 
     def described(self) -> str:
         """``2026-3f9c2a1b (2026, operational_control, filed 2027-03-15 10:00 UTC by ana)``."""

@@ -12,6 +12,8 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import pandas as pd
+
 from emissions_etl.inventory.reading import Inventory
 from emissions_etl.inventory.restatement import Restatement
 from emissions_etl.inventory.table import cell_value, figure_columns, table
@@ -35,6 +37,12 @@ def changes_path(out: AnyPath) -> AnyPath:
     return out.with_name(f"{out.stem}.changes.csv")
 
 
+def estimates_path(out: AnyPath) -> AnyPath:
+    """Where a csv restatement's estimates (what became of them) go:
+    ``inventory.estimates.csv``."""
+    return out.with_name(f"{out.stem}.estimates.csv")
+
+
 def write_inventory_file(
     inventory: Inventory, out: Path, *, warehouse: str, restatement: Restatement | None = None
 ) -> Path:
@@ -53,9 +61,18 @@ def write_inventory_file(
 
 def write_changes_file(restatement: Restatement, out: Path) -> Path:
     """A csv restatement's changed records, with their rows (at ``changes_path``)."""
-    changes = restatement.records
+    return _write_frame(restatement.records, out)
+
+
+def write_estimates_file(restatement: Restatement, out: Path) -> Path:
+    """A csv restatement's estimates as filed and what became of them (at
+    ``estimates_path``)."""
+    return _write_frame(restatement.estimates, out)
+
+
+def _write_frame(frame: pd.DataFrame, out: Path) -> Path:
     write_atomically(out, lambda path: write_csv(
-        path, list(changes.columns), [_cells(r) for r in changes.itertuples(index=False)]
+        path, list(frame.columns), [_cells(r) for r in frame.itertuples(index=False)]
     ))  # fmt: skip
     return out
 

@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from emissions_etl.errors import ConfigurationError, InputError, WarehouseError
+from emissions_etl.inventory.estimates import Estimates, filed_estimates
 from emissions_etl.inventory.filed import FILED_LINE_COLUMNS, FiledInventory
 from emissions_etl.inventory.reading import Inventory, read_inventory
 from emissions_etl.warehouse import DEFAULT_APPROACH, FILED_COLUMNS, Freeze, Warehouse
@@ -39,27 +40,40 @@ def file_inventory(
     organization: str | None = None,
     base_year: int | None = None,
     note: str | None = None,
+    estimates: Estimates | None = None,
 ) -> tuple[FiledInventory, Inventory]:
-    """File the inventory of ``year`` (beside the year before and ``base_year``) as it is now;
-    returns what was filed and the inventory itself. InputError when the year has no record."""
+    """File the inventory of ``year`` (beside the year before and ``base_year``) as it is now,
+    with ``estimates`` of missing months when given (kept with it, line by line); returns what
+    was filed and the inventory itself. InputError when the year has no record."""
     if warehouse.is_lake:
         snapshot = warehouse.snapshot_id()
         assert snapshot is not None
         inventory = read_inventory(warehouse.at_snapshot(snapshot), approach=approach, year=year,
-                                   organization=organization, base_year=base_year)  # fmt: skip
+                                   organization=organization, base_year=base_year,
+                                   estimates=estimates)  # fmt: skip
         filed = _filed(inventory, by=by, note=note, snapshot_id=snapshot)
-        warehouse.record_filed_inventory(_row(filed), None)
+        warehouse.record_filed_inventory(_row(filed), None, _counted(inventory))
         return filed, inventory
     # What is read is what is frozen: no load comes in between.
     with warehouse.writer():
         inventory = read_inventory(warehouse, approach=approach, year=year,
-                                   organization=organization, base_year=base_year)  # fmt: skip
+                                   organization=organization, base_year=base_year,
+                                   estimates=estimates)  # fmt: skip
         filed = _filed(inventory, by=by, note=note, snapshot_id=None)
         years = [compared.year for compared in inventory.compared]
         warehouse.record_filed_inventory(
-            _row(filed), Freeze(approach, inventory.organization, years)
+            _row(filed), Freeze(approach, inventory.organization, years), _counted(inventory)
         )
     return filed, inventory
+
+
+def _counted(inventory: Inventory) -> pd.DataFrame | None:
+    """The estimates the filed lines count: those of the years it shows side by side."""
+    if inventory.estimates is None:
+        return None
+    years = {compared.year for compared in inventory.compared}
+    months = pd.to_datetime(inventory.estimates["activity_month"])
+    return inventory.estimates[months.dt.year.isin(years).to_numpy()]
 
 
 def filed_inventory(warehouse: Warehouse, filed_id: str) -> FiledInventory:
@@ -97,6 +111,7 @@ def filed_inventory(warehouse: Warehouse, filed_id: str) -> FiledInventory:
         records=int(row["records"]),
         lines=pd.DataFrame(json.loads(row["lines"]), columns=FILED_LINE_COLUMNS),
         snapshot_id=None if pd.isna(row["snapshot_id"]) else int(row["snapshot_id"]),
+        estimates_as_of=_day(row.get("estimates_as_of")),
     )
 
 
@@ -105,10 +120,14 @@ def read_filed(warehouse: Warehouse, filed_id: str) -> Inventory:
     frozen records), exactly as it was filed; WarehouseError when it no longer can be."""
     filed = filed_inventory(warehouse, filed_id)
     source = warehouse if filed.snapshot_id is None else warehouse.at_snapshot(filed.snapshot_id)
+    estimates = None
+    if filed.estimates_as_of is not None:  # as filed: kept beside it, not in its snapshot
+        with warehouse.reading():
+            estimates = Estimates(filed.estimates_as_of, filed_estimates(warehouse, filed_id))
     try:
         inventory = read_inventory(
             source, approach=filed.approach, year=filed.year, organization=filed.organization,
-            base_year=filed.base_year,
+            base_year=filed.base_year, estimates=estimates,
             frozen=filed.filed_id if filed.snapshot_id is None else None,
         )  # fmt: skip
     except WarehouseError as error:
@@ -156,6 +175,7 @@ def _filed(
         records=int(inventory.line("activity")["records"]),
         lines=inventory.lines[FILED_LINE_COLUMNS],
         snapshot_id=snapshot_id,
+        estimates_as_of=inventory.estimates_as_of if inventory.with_estimates else None,
     )
 
 
@@ -174,6 +194,7 @@ def _row(filed: FiledInventory) -> dict[str, Any]:
         "records": filed.records,
         "lines": _line_records(filed.lines),
         "snapshot_id": filed.snapshot_id,
+        "estimates_as_of": filed.estimates_as_of,
     }
     assert set(row) == set(FILED_COLUMNS)
     return row
@@ -191,6 +212,10 @@ def _plain(value: Any) -> Any:
     if value is None or value is pd.NA or (isinstance(value, float) and pd.isna(value)):
         return None
     return value.item() if hasattr(value, "item") else value
+
+
+def _day(value: Any) -> dt.date | None:
+    return None if _plain(value) is None else pd.Timestamp(value).date()
 
 
 def _text(value: Any) -> str | None:

@@ -11,6 +11,7 @@ read again from its frozen records or its lake snapshot is identical.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,7 @@ import pandas as pd
 
 from emissions_etl.errors import ConfigurationError, InputError
 from emissions_etl.inventory.esrs import esrs_lines
+from emissions_etl.inventory.estimates import Estimates, as_grouped_rows, read_estimates
 from emissions_etl.inventory.years import ComparedYear, compared_years, comparison_table
 from emissions_etl.warehouse import DEFAULT_APPROACH, Warehouse, check_approach
 
@@ -96,6 +98,15 @@ class Inventory:
     comparison: pd.DataFrame | None = None
     #: The filed inventory this one reproduces (``filing.read_filed``); None: as it is now.
     filed: FiledInventory | None = None
+    #: The estimates of missing months its lines count (``estimates.ESTIMATE_COLUMNS``, of
+    #: every year it shows); None: an inventory without estimates.
+    estimates: pd.DataFrame | None = None
+    #: The day those estimates were read as of.
+    estimates_as_of: dt.date | None = None
+
+    @property
+    def with_estimates(self) -> bool:
+        return self.estimates is not None
 
     def line(self, kind: str) -> pd.Series:
         """The first ESRS line of ``kind`` (``scope_1``, ``total_location``, ``activity``...)."""
@@ -124,19 +135,23 @@ def read_inventory(
     organization: str | None = None,
     base_year: int | None = None,
     frozen: str | None = None,
+    estimates: Estimates | None = None,
 ) -> Inventory:
     """The inventory of ``warehouse``, of ``organization`` (needed when it holds several); for
     ``year``, beside the year before and ``base_year``; from the records frozen by the filed
-    inventory ``frozen`` instead of the records there now. InputError when it has no inventory
-    views yet (last written by an older version), ConfigurationError for an organization it
-    holds no record of, or none named among several; ValueError for a base year without a
-    reporting year or after it."""
+    inventory ``frozen`` instead of the records there now; with ``estimates`` of missing months
+    added to its lines. InputError when it has no inventory views yet (last written by an
+    older version), ConfigurationError for an organization it holds no record of, or none
+    named among several; ValueError for a base year without a reporting year or after it."""
     check_approach(approach)
     if base_year is not None and year is None:
         raise ValueError("--base-year needs --year: the base year is shown beside a reporting year")
     years = compared_years(year, base_year) if year is not None else []
     with warehouse.reading():
         rows, rejected = _read(warehouse, approach, frozen)
+        found, as_of = (None, None) if estimates is None else read_estimates(
+            warehouse, approach, estimates)  # fmt: skip
+    rows = _with_estimates(rows, found)
     organization = _organization(rows, organization)
     if organization is not None:
         rows = rows[rows["organization_id"] == organization]
@@ -148,8 +163,11 @@ def read_inventory(
     )
     undated = int(rows.loc[rows["activity_month"].isna(), "records"].sum())
     rejected = rejected.drop(columns="organization_id")
+    if found is not None and organization is not None:
+        found = found[found["organization_id"] == organization].reset_index(drop=True)
     if year is None:
-        return _inventory(rows, rejected, approach, None, organization, undated)
+        inventory = _inventory(rows, rejected, approach, None, organization, undated)
+        return replace(inventory, estimates=found, estimates_as_of=as_of)
     # Every year shows the lines any of them has (a category of the base year only is a line
     # of the reporting year too, at 0).
     shared = rows[rows["year"].isin({compared.year for compared in years})][_LINE_KEYS]
@@ -165,6 +183,18 @@ def read_inventory(
         base_year=base_year,
         compared=tuple(compared for compared, _ in each),
         comparison=comparison_table([(compared, inv.lines) for compared, inv in each]),
+        estimates=found,
+        estimates_as_of=as_of,
+    )
+
+
+def _with_estimates(rows: pd.DataFrame, estimates: pd.DataFrame | None) -> pd.DataFrame:
+    """The grouped rows with an estimate's row for each estimate (``estimated_kg`` saying how
+    much of each row is estimated); ``rows`` as they are without estimates."""
+    if estimates is None:
+        return rows
+    return pd.concat(
+        [rows.assign(estimated_kg=0.0), as_grouped_rows(estimates)], ignore_index=True
     )
 
 
@@ -203,7 +233,8 @@ def _inventory(
     (scope, category, name, reason) it shows even without a record on them."""
     by_category = _summed(rows, _LINE_KEYS)
     if shared_lines is not None and not shared_lines.empty:
-        nothing = shared_lines.drop_duplicates().assign(co2e_kg=0.0, **dict.fromkeys(_COUNTS, 0))
+        zero = dict.fromkeys(["co2e_kg", *_estimated(rows)], 0.0)
+        nothing = shared_lines.drop_duplicates().assign(**zero, **dict.fromkeys(_COUNTS, 0))
         by_category = _summed(pd.concat([by_category, nothing], ignore_index=True), _LINE_KEYS)
     return Inventory(
         approach=approach,
@@ -240,15 +271,23 @@ def _organization(rows: pd.DataFrame, given: str | None) -> str | None:
 
 
 def _summed(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """co2e (0 where none is calculated) and record counts by ``keys``, missing keys kept."""
-    summed = rows.groupby(keys, dropna=False, sort=True)[["co2e_kg", *_COUNTS]].sum()
+    """co2e (0 where none is calculated), record counts (and what is estimated, with
+    estimates) by ``keys``, missing keys kept."""
+    figures = ["co2e_kg", *_COUNTS, *_estimated(rows)]
+    summed = rows.groupby(keys, dropna=False, sort=True)[figures].sum()
     return summed.reset_index().astype(dict.fromkeys(_COUNTS, "int64"))
+
+
+def _estimated(rows: pd.DataFrame) -> list[str]:
+    """``["estimated_kg"]`` for the rows of an inventory with estimates, else none."""
+    return ["estimated_kg"] if "estimated_kg" in rows.columns else []
 
 
 def _with_rejected_rows(by_resource: pd.DataFrame, rejected: pd.DataFrame) -> pd.DataFrame:
     """Each (line, resource) with the resource's rejected rows; a resource with rejected rows
     and no record gets a line of its own (no scope)."""
-    quality = by_resource.drop(columns="co2e_kg").merge(rejected, on="resource", how="outer")
+    figures = by_resource.drop(columns=["co2e_kg", *_estimated(by_resource)])
+    quality = figures.merge(rejected, on="resource", how="outer")
     quality[_COUNTS] = quality[_COUNTS].fillna(0).astype("int64")
     quality["rows_rejected"] = quality["rows_rejected"].fillna(0).astype("int64")
     return quality.sort_values(

@@ -10,7 +10,7 @@ removed record the row it had when the inventory was filed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
@@ -19,6 +19,7 @@ from emissions_etl.inventory.filed import FiledInventory
 from emissions_etl.inventory.filing import read_filed
 from emissions_etl.inventory.reading import Inventory
 from emissions_etl.inventory.records import RECORD_KEY, records_behind
+from emissions_etl.inventory.replaced import ESTIMATE_CHANGE_COLUMNS, REPLACED, estimate_changes
 from emissions_etl.warehouse import Warehouse
 
 #: The lines table's columns: the line, its figure as filed and now (tonnes), the difference.
@@ -32,11 +33,20 @@ CHANGES = ("added", "removed", "recalculated")
 
 @dataclass(frozen=True)
 class Restatement:
-    """A filed inventory restated: its lines beside today's, and the records changed since."""
+    """A filed inventory restated: its lines beside today's, the records changed since, and
+    what became of the estimates it counted (``replaced.ESTIMATE_CHANGE_COLUMNS``; none for
+    an inventory filed without estimates)."""
 
     filed: FiledInventory
     lines: pd.DataFrame
     records: pd.DataFrame
+    estimates: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame(columns=list(ESTIMATE_CHANGE_COLUMNS))
+    )
+
+    def replaced_estimates(self) -> int:
+        """How many estimates it counted have been replaced by real data since."""
+        return int((self.estimates["change"] == REPLACED).sum())
 
     def count(self, change: str) -> int:
         return int((self.records["change"] == change).sum())
@@ -45,18 +55,28 @@ class Restatement:
         """One line: the total as filed and now, and how many records changed how."""
         total = self.lines[self.lines["line"] == "Total GHG emissions (location-based)"].iloc[0]
         counts = ", ".join(f"{self.count(change):,} {change}" for change in CHANGES)
+        estimates = (
+            f"; of its {len(self.estimates):,} estimate(s), {self.replaced_estimates():,} "
+            "replaced by real data"
+            if self.filed.estimates_as_of is not None else ""
+        )  # fmt: skip
         return (
             f"restated against {self.filed.described()}: total {total['filed (t)']:,.1f} t as "
             f"filed, {total['now (t)']:,.1f} t now ({total['difference (t)']:+,.1f} t); "
-            f"records since: {counts}"
+            f"records since: {counts}{estimates}"
         )
 
 
 def restate(
-    filed: FiledInventory, now: Inventory, filed_records: pd.DataFrame, records: pd.DataFrame
+    filed: FiledInventory,
+    now: Inventory,
+    filed_records: pd.DataFrame,
+    records: pd.DataFrame,
+    estimates: pd.DataFrame | None = None,
 ) -> Restatement:
     """``filed`` beside ``now`` (the inventory of its year, approach and organization now);
-    ``filed_records`` and ``records``: the records behind each (``records.records_behind``)."""
+    ``filed_records`` and ``records``: the records behind each (``records.records_behind``);
+    ``estimates``: what became of the estimates it counted (``replaced.estimate_changes``)."""
     if (now.year, now.approach, now.organization) != (
         filed.year, filed.approach, filed.organization
     ):  # fmt: skip
@@ -65,7 +85,8 @@ def restate(
             f"{filed.approach}; restate it with --year {filed.year} --consolidation "
             f"{filed.approach}"
         )
-    return Restatement(filed, _lines(filed, now), _records(filed_records, records))
+    restated = Restatement(filed, _lines(filed, now), _records(filed_records, records))
+    return restated if estimates is None else replace(restated, estimates=estimates)
 
 
 def _lines(filed: FiledInventory, now: Inventory) -> pd.DataFrame:
@@ -138,5 +159,6 @@ def restate_against(warehouse: Warehouse, filed_id: str, now: Inventory) -> Rest
     filed = read_filed(warehouse, filed_id)
     assert filed.filed is not None
     return restate(
-        filed.filed, now, records_behind(warehouse, filed), records_behind(warehouse, now)
-    )
+        filed.filed, now, records_behind(warehouse, filed), records_behind(warehouse, now),
+        estimate_changes(warehouse, filed.filed),
+    )  # fmt: skip

@@ -14,11 +14,15 @@ from emissions_etl.inventory.reading import Inventory
 from emissions_etl.inventory.restatement import Restatement
 
 SHEETS = ("By scope and category", "By month", "By facility", "About")
-#: A restatement's sheet of changed records.
+#: A restatement's sheet of changed records, and of the estimates it counted when filed.
 CHANGES_SHEET = "Changed since filed"
+ESTIMATES_SHEET = "Estimates since filed"
 #: The ESRS table's columns as the files head them (the reporting year's figures).
 TABLE_HEADER = ("line", "scope", "category", "co2e (t)", "records", "calculated", "pending",
                 "errors")  # fmt: skip
+#: The columns an inventory with estimates adds after ``TABLE_HEADER``: how much of each line
+#: estimates missing months, and what share of the line that is.
+ESTIMATED_HEADER = ("estimated (t)", "estimated (%)")
 #: The columns of the month and facility sheets: the scopes, their total, what is outside it.
 SCOPE_COLUMNS = ("Scope 1", "Scope 2 (location-based)", "Scope 3", "Total (Scopes 1 to 3)",
                  "Not in the total")  # fmt: skip
@@ -29,8 +33,9 @@ PERCENT = "0.0"
 def table(
     inventory: Inventory, restatement: Restatement | None = None
 ) -> tuple[list[str], list[list[object]]]:
-    """The ESRS lines under their header: ``TABLE_HEADER``, the compared years and their
-    change, the figure as filed and the difference (tonnes unrounded; None where not given)."""
+    """The ESRS lines under their header: ``TABLE_HEADER``, what is estimated (with estimates),
+    the compared years and their change, the figure as filed and the difference (tonnes
+    unrounded; None where not given)."""
     header = list(TABLE_HEADER)
     counts = ("records", "records_calculated", "records_pending", "records_error")
     rows = [
@@ -38,6 +43,10 @@ def table(
          *(cell_value(line[name]) for name in counts)]
         for line in inventory.lines.to_dict("records")
     ]  # fmt: skip
+    if inventory.with_estimates:
+        header += ESTIMATED_HEADER
+        for row, line in zip(rows, inventory.lines.to_dict("records"), strict=True):
+            row += estimated_cells(line["estimated_kg"], line["co2e_kg"])
     if inventory.comparison is not None:
         years = [c for c in inventory.comparison.columns if c not in ("kind", "line")]
         header += years
@@ -52,6 +61,15 @@ def table(
             row += [cell_value(filed.at[row[0], column]) if known else None
                     for column in ("filed (t)", "difference (t)")]  # fmt: skip
     return header, rows
+
+
+def estimated_cells(estimated_kg: object, co2e_kg: object) -> list[object]:
+    """A line's estimated tonnes and the share of the line they are, in % (None where the line
+    has no figure, or no co2e to share)."""
+    estimated, total = cell_value(estimated_kg), cell_value(co2e_kg)
+    if not isinstance(estimated, float | int) or not isinstance(total, float | int):
+        return [None, None]
+    return [estimated / 1000, estimated / total * 100 if total else None]
 
 
 def figure_columns(header: Sequence[str]) -> list[int]:

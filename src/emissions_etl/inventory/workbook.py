@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import openpyxl
+import pandas as pd
 from openpyxl.styles import Font
 from openpyxl.worksheet.worksheet import Worksheet
 
@@ -19,6 +20,7 @@ from emissions_etl.inventory.reading import Inventory
 from emissions_etl.inventory.restatement import Restatement
 from emissions_etl.inventory.table import (
     CHANGES_SHEET,
+    ESTIMATES_SHEET,
     PERCENT,
     SCOPE_COLUMNS,
     SHEETS,
@@ -54,15 +56,19 @@ def write_workbook(
         sheet = workbook.create_sheet(sheet_name)
         write_rows(sheet, (label, *(f"{c} (t)" for c in SCOPE_COLUMNS)), scoped)
     if restatement is not None:
-        changes = restatement.records
-        write_rows(workbook.create_sheet(CHANGES_SHEET), list(changes.columns),
-                   [list(row) for row in changes.astype(object).where(changes.notna(), None)
-                    .itertuples(index=False)])  # fmt: skip
+        _write_frame(workbook.create_sheet(CHANGES_SHEET), restatement.records)
+        if restatement.filed.estimates_as_of is not None:
+            _write_frame(workbook.create_sheet(ESTIMATES_SHEET), restatement.estimates)
     about = about_facts(inventory, warehouse)
     if restatement is not None:
         about.insert(2, ("restated against", restatement.filed.described()))
     write_rows(workbook.create_sheet(SHEETS[3]), ("what", "value"), [list(f) for f in about])
     workbook.save(path)
+
+
+def _write_frame(sheet: Worksheet, frame: pd.DataFrame) -> None:
+    cells = frame.astype(object).where(frame.notna(), None)
+    write_rows(sheet, list(frame.columns), [list(row) for row in cells.itertuples(index=False)])
 
 
 def write_rows(sheet: Worksheet, header: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
@@ -81,6 +87,18 @@ def write_rows(sheet: Worksheet, header: Sequence[str], rows: Sequence[Sequence[
         [len(str(header[0])), *(len(str(r[0] or "")) for r in rows)]
     )
     sheet.freeze_panes = "B2"
+
+
+def _estimated_fact(inventory: Inventory) -> str:
+    """What the estimated columns hold, in an inventory with estimates."""
+    if not inventory.with_estimates:
+        return ""
+    when = f"{inventory.estimates_as_of:%Y-%m-%d}" if inventory.estimates_as_of else "today"
+    return (
+        f"estimated (t): estimates of missing months as of {when} (the warehouse's coverage, "
+        "each with its method), counted in co2e (t); kept in the warehouse only, never sent to "
+        "the service; estimated (%): their share of the line"
+    )
 
 
 def about_facts(inventory: Inventory, warehouse: str) -> list[tuple[str, str]]:
@@ -127,6 +145,7 @@ def about_facts(inventory: Inventory, warehouse: str) -> list[tuple[str, str]]:
                      "counted once through those"),
         ("Scope 2", f"location-based; market-based {MARKET_BASED_NOTE}"),
         ("not in the total", "records no rule places in a scope, listed with the reason"),
+        ("estimated", _estimated_fact(inventory)),
         ("undated", undated),
     ]  # fmt: skip
     return [fact for fact in facts if fact[1]]

@@ -23,6 +23,7 @@ from emissions_etl.warehouse._coverage import (
 )
 from emissions_etl.warehouse._coverage_sql import DEFAULT_DUE_DAY
 from emissions_etl.warehouse._filed import (
+    ESTIMATE_COLUMNS,
     EVIDENCE_COLUMNS,
     FILED_COLUMNS,
     FILED_INVENTORIES,
@@ -52,6 +53,7 @@ __all__ = [
     "COVERAGE_COLUMNS",
     "DEFAULT_DUE_DAY",
     "ESTIMATES",
+    "ESTIMATE_COLUMNS",
     "ESTIMATE_METHODS",
     "CoverageEntity",
     "CoverageRule",

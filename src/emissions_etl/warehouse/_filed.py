@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import duckdb
+import pandas as pd
 
-from emissions_etl.warehouse._delete_insert import transaction
+from emissions_etl.warehouse._delete_insert import staged, transaction
 from emissions_etl.warehouse._inventory import OWNER_COLUMNS, RECORD_COLUMNS, check_approach
 
 #: What a record's evidence adds to its line: its row's data set, the run that landed the row's
@@ -29,12 +30,18 @@ INVENTORY_RECORD_COLUMNS = (
     *OWNER_COLUMNS, "consolidation_approach", "scope", "category", "category_name",
     *RECORD_COLUMNS, "unclassified_reason", *EVIDENCE_COLUMNS,
 )  # fmt: skip
+#: The columns of an estimate placed on an inventory line, as ``coverage_estimates_under`` and
+#: ``filed_inventory_estimates`` (after its ``filed_id``) give them.
+ESTIMATE_COLUMNS = ("organization_id", "consolidation_approach", "scope", "category",
+                    "category_name", "unclassified_reason", "resource", "entity", "entity_id",
+                    "activity_month", "facility_id", "facility_name", "estimate_kg",
+                    "estimate_method")  # fmt: skip
 #: The table of filed inventories; the snapshots it names are kept for ever (``_lake_upkeep``).
 FILED_INVENTORIES = "filed_inventories"
 #: The columns of ``filed_inventories``.
 FILED_COLUMNS = ("filed_id", "organization_id", "reporting_year", "base_year",
                  "consolidation_approach", "filed_at", "filed_by", "note", "total_co2e_kg",
-                 "records", "lines", "snapshot_id")  # fmt: skip
+                 "records", "lines", "snapshot_id", "estimates_as_of")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -85,10 +92,14 @@ def filed_snapshots(con: duckdb.DuckDBPyConnection, catalog: str) -> set[int]:
 
 
 def record_filed(
-    con: duckdb.DuckDBPyConnection, filed: Mapping[str, Any], freeze: Freeze | None
+    con: duckdb.DuckDBPyConnection,
+    filed: Mapping[str, Any],
+    freeze: Freeze | None,
+    estimates: pd.DataFrame | None = None,
 ) -> None:
     """Insert the ``filed_inventories`` row ``filed`` (``FILED_COLUMNS``; ``lines`` a list of
-    dicts) and, with ``freeze``, the copy of its records, in one transaction."""
+    dicts), with ``freeze`` the copy of its records, and the ``estimates`` it counted
+    (``ESTIMATE_COLUMNS``), in one transaction."""
     values = {**filed, "lines": json.dumps(filed["lines"], sort_keys=True)}
     columns = ", ".join(FILED_COLUMNS)
     marks = ", ".join("?" for _ in FILED_COLUMNS)
@@ -106,3 +117,17 @@ def record_filed(
                 f"AND (year(r.activity_date) IN ({years}) OR r.activity_date IS NULL)",
                 [filed["filed_id"], freeze.organization_id],
             )
+        if estimates is not None and not estimates.empty:
+            _record_estimates(con, str(filed["filed_id"]), estimates)
+
+
+def _record_estimates(
+    con: duckdb.DuckDBPyConnection, filed_id: str, estimates: pd.DataFrame
+) -> None:
+    columns = ", ".join(ESTIMATE_COLUMNS)
+    with staged(con, estimates[list(ESTIMATE_COLUMNS)]) as name:
+        con.execute(
+            f"INSERT INTO filed_inventory_estimates (filed_id, {columns}) "
+            f"SELECT ?, {columns} FROM {name}",
+            [filed_id],
+        )

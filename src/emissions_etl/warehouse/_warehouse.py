@@ -253,17 +253,23 @@ class Warehouse:
             assert con is not None
             return current_snapshot(con, LAKE_ALIAS)
 
-    def record_filed_inventory(self, filed: Mapping[str, Any], freeze: Freeze | None) -> None:
-        """Keep the filed inventory ``filed`` (a ``filed_inventories`` row) and, on a DuckDB
-        file, the copy of its records ``freeze`` names: inside ``writer()`` in its transaction
-        window (what was read through it is what is frozen), else in a writer of its own."""
+    def record_filed_inventory(
+        self,
+        filed: Mapping[str, Any],
+        freeze: Freeze | None,
+        estimates: pd.DataFrame | None = None,
+    ) -> None:
+        """Keep the filed inventory ``filed`` (a ``filed_inventories`` row), on a DuckDB file
+        the copy of its records ``freeze`` names, and the ``estimates`` it counted: inside
+        ``writer()`` in its transaction window (what was read through it is what is frozen),
+        else in a writer of its own."""
         if self._writer_con is None:
             with self.writer():
-                self.record_filed_inventory(filed, freeze)
+                self.record_filed_inventory(filed, freeze, estimates)
             return
         con = self._writer_con
         try:
-            retried_on_conflict(lambda: record_filed(con, filed, freeze))
+            retried_on_conflict(lambda: record_filed(con, filed, freeze, estimates))
         except duckdb.Error as error:
             raise warehouse_error(self.target, error, self.memory) from error
 
