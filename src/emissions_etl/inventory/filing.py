@@ -215,7 +215,7 @@ def _plain(value: Any) -> Any:
 
 
 def _day(value: Any) -> dt.date | None:
-    return None if _plain(value) is None else pd.Timestamp(value).date()
+    return None if value is None or pd.isna(value) else pd.Timestamp(value).date()
 
 
 def _text(value: Any) -> str | None:
