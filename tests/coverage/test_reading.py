@@ -98,7 +98,8 @@ def test_a_period_over_several_months_is_received_in_each_its_co2e_shared_by_day
     rows = coverage_of(gaps)
     cy = rows[rows["entity"] == "cy@example.es"]
 
-    assert (cy["status"] == "received").all() and (cy["records"] == 1).all()
+    assert (cy["status"] == "received").all()
+    assert (cy["records"] == 1).all()
     days = [pd.Timestamp(m).days_in_month for m in cy["month"]]
     assert cy["co2e_kg"].tolist() == pytest.approx([float(d) for d in days])  # 365 kg a year
 
