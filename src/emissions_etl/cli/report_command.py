@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from emissions_etl.cli.consolidation_option import ConsolidationOption
+from emissions_etl.cli.coverage_options import AsOfOption, DueDayOption, WithEstimatesOption
 from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
 from emissions_etl.cli.file_arguments import ANYWHERE
 from emissions_etl.cli.inventory_command import BaseYearOption, YearOption
@@ -62,12 +63,16 @@ def report_command(
             "as filed and now, and the records changed since.",
         ),
     ] = None,
+    with_estimates: WithEstimatesOption = False,
+    as_of: AsOfOption = None,
+    due_day: DueDayOption = None,
 ) -> None:
-    """Write one self-contained HTML page: the GHG inventory, co2e by month, facility and source,
-    runs, rejects."""
+    """Write one self-contained HTML page: the GHG inventory, its coverage (a heat map of the
+    months expected by entity), co2e by month, facility and source, runs, rejects."""
     from pydantic import ValidationError
 
     from emissions_etl.cli.consolidation_option import consolidation_approach
+    from emissions_etl.cli.coverage_options import as_of_date
     from emissions_etl.cli.inventory_command import base_year_of, reading_year
     from emissions_etl.cli.organization_options import organization_id
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
@@ -86,7 +91,8 @@ def report_command(
                 source, local, consolidation=approach,
                 organization=organization_id(organization, organizations),
                 year=reading_year(year), base_year=base_year_of(ctx, base_year, year),
-                against=against,
+                against=against, with_estimates=with_estimates, as_of=as_of_date(as_of),
+                due_day=due_day,
             )  # fmt: skip
     except (InputError, ConfigurationError, ValidationError, ValueError) as error:
         fail_now(one_line(error), EXIT_UNUSABLE)

@@ -14,6 +14,7 @@ import pandas as pd
 from emissions_etl import __version__
 from emissions_etl.report import charts, numbers, tables
 from emissions_etl.report.cards import card, empty
+from emissions_etl.report.coverage_section import coverage_section
 from emissions_etl.report.headline import activity_card, total_card
 from emissions_etl.report.inventory_section import inventory_sections
 from emissions_etl.report.queries import LAST_RUNS, TOP_RECORDS, ReportData
@@ -140,6 +141,7 @@ def _sections(data: ReportData) -> tuple[str, int]:
     """Every section after the headline, and how many charts they hold."""
     parts = [
         inventory_sections(data.inventory, data.inventory_note, data.restatement),
+        (coverage_section(data.coverage, data.coverage_note), 0),
         _co2e_sections(data),
         _runs_section(data),
         _rejects_sections(data),

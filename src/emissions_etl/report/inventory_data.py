@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from emissions_etl.errors import ConfigurationError, InputError
-from emissions_etl.inventory import filed_inventory, read_inventory, restate_against
+from emissions_etl.inventory import Estimates, filed_inventory, read_inventory, restate_against
 from emissions_etl.warehouse import DEFAULT_APPROACH, Warehouse
 
 
@@ -15,12 +15,13 @@ from emissions_etl.warehouse import DEFAULT_APPROACH, Warehouse
 class InventoryRequest:
     """Which inventory the report shows: under ``approach``, of ``year`` (None: every year)
     beside the year before and ``base_year``, restated against the filed inventory ``against``
-    when given."""
+    when given, with ``estimates`` of missing months when given."""
 
     approach: str = DEFAULT_APPROACH
     year: int | None = None
     base_year: int | None = None
     against: str | None = None
+    estimates: Estimates | None = None
 
 
 def inventory_data(warehouse: Warehouse, request: InventoryRequest) -> dict[str, Any]:
@@ -32,6 +33,7 @@ def inventory_data(warehouse: Warehouse, request: InventoryRequest) -> dict[str,
         inventory = read_inventory(
             warehouse, approach=request.approach, year=request.year,
             base_year=request.base_year, organization=filed.organization if filed else None,
+            estimates=request.estimates,
         )  # fmt: skip
     except InputError:
         note = "This warehouse has no GHG inventory yet: any load with this version adds it."

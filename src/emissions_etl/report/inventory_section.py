@@ -15,6 +15,7 @@ import pandas as pd
 from emissions_etl.inventory import Inventory, Restatement
 from emissions_etl.inventory.esrs import MARKET_BASED_NOTE
 from emissions_etl.inventory.restatement import CHANGES
+from emissions_etl.inventory.table import ESTIMATED_HEADER, estimated_cells
 from emissions_etl.report import charts, numbers
 from emissions_etl.report.cards import card, empty
 from emissions_etl.report.tables import data_table, file_cell, resource_cell, text
@@ -46,9 +47,8 @@ def inventory_sections(
         "Records no rule places in a scope follow the total with the reason; the last line is "
         "every activity record's co2e. " + _period(inventory)
     )
-    html = card(
-        title, hint, esrs_table(inventory.lines, inventory.comparison), section_id="ghg-inventory"
-    )
+    table = esrs_table(inventory.lines, inventory.comparison, estimated=inventory.with_estimates)
+    html = card(title, hint + _estimated_hint(inventory), table, section_id="ghg-inventory")
     if restatement is not None:
         html += restatement_section(restatement)
     charts_drawn = 0
@@ -92,10 +92,22 @@ def _period(inventory: Inventory) -> str:
     )
 
 
-def esrs_table(lines: pd.DataFrame, comparison: pd.DataFrame | None = None) -> str:
+def _estimated_hint(inventory: Inventory) -> str:
+    if not inventory.with_estimates:
+        return ""
+    when = f"{inventory.estimates_as_of:%Y-%m-%d}" if inventory.estimates_as_of else "today"
+    return (
+        f" With the estimates of missing months as of {text(when)} (the coverage below): "
+        "<em>estimated</em> is how much of a line they are, kept in the warehouse only."
+    )
+
+
+def esrs_table(
+    lines: pd.DataFrame, comparison: pd.DataFrame | None = None, *, estimated: bool = False
+) -> str:
     """One row per ESRS E1-6 line, classed by its kind (``line-scope_3_category`` ...): its
-    co2e in tonnes (of each year side by side, and the change, with ``comparison``) and its
-    records."""
+    co2e in tonnes (of each year side by side, and the change, with ``comparison``), what is
+    estimated of it (with ``estimated``) and its records."""
     figures = (
         ["co2e (t)"] if comparison is None
         else [c for c in comparison.columns if c not in ("kind", "line")]
@@ -112,12 +124,19 @@ def esrs_table(lines: pd.DataFrame, comparison: pd.DataFrame | None = None) -> s
                 [
                     label,
                     *(numbers.decimal(value, 1) for value in shown),
+                    *(_estimated_cells(line) if estimated else []),
                     *(numbers.count(line[name]) for name in _COUNTS),
                 ],
             )
         )
-    headers = ["line", *figures, "records", "calculated", "pending", "errors"]
+    headers = ["line", *figures, *(ESTIMATED_HEADER if estimated else ()), "records",
+               "calculated", "pending", "errors"]  # fmt: skip
     return data_table("inventory", headers, rows, numeric_from=1, numeric_to=len(headers) - 1)
+
+
+def _estimated_cells(line: Mapping[Hashable, Any]) -> list[str]:
+    tonnes, share = estimated_cells(line["estimated_kg"], line["co2e_kg"])
+    return [numbers.decimal(tonnes, 1), numbers.decimal(share, 1)]
 
 
 def restatement_section(restatement: Restatement) -> str:
@@ -148,7 +167,23 @@ def restatement_section(restatement: Restatement) -> str:
         data_table("restated-records", headers, changed, numeric_from=4, numeric_to=5)
         if changed else empty("No record was added, removed or recalculated since it was filed.")
     )  # fmt: skip
+    if filed.estimates_as_of is not None:
+        body += _estimates_table(restatement)
     return card("Restatement", hint, body, section_id="restatement")
+
+
+def _estimates_table(restatement: Restatement) -> str:
+    """The estimates the filed inventory counted, and what became of each since."""
+    rows = [
+        (f' class="estimate-{text(e["change"]).replace(" ", "-")}"',
+         [text(e["change"]), resource_cell(e["resource"]), text(e["entity"]), text(e["month"]),
+          numbers.decimal(e["estimate_kg when filed"], 2), numbers.decimal(e["co2e_kg now"], 2),
+          numbers.decimal(e["estimate_kg now"], 2)])
+        for e in restatement.estimates.head(CHANGES_SHOWN).to_dict("records")
+    ]  # fmt: skip
+    headers = ["estimate", "resource", "entity", "month", "estimated when filed (kg)",
+               "co2e now (kg)", "estimated now (kg)"]  # fmt: skip
+    return data_table("restated-estimates", headers, rows, numeric_from=4, numeric_to=6)
 
 
 def _changed_cells(record: Mapping[Hashable, Any]) -> list[str]:

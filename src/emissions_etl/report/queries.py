@@ -14,8 +14,10 @@ from typing import Any
 
 import pandas as pd
 
+from emissions_etl.coverage import Coverage, CoverageRequest
 from emissions_etl.errors import WarehouseError
 from emissions_etl.inventory import Inventory, Restatement
+from emissions_etl.report.coverage_data import coverage_data
 from emissions_etl.report.inventory_data import InventoryRequest, inventory_data
 from emissions_etl.warehouse import Warehouse
 
@@ -211,6 +213,10 @@ class ReportData:
     inventory_note: str = ""
     #: The inventory restated against a filed one (``report --against ID``).
     restatement: Restatement | None = None
+    #: The coverage of the inventory's year; None when there is none (``coverage_note`` says
+    #: why).
+    coverage: Coverage | None = None
+    coverage_note: str = ""
 
     @property
     def records(self) -> int:
@@ -242,10 +248,13 @@ class ReportData:
 
 
 def read_report_data(
-    warehouse: Warehouse, *, inventory: InventoryRequest | None = None
+    warehouse: Warehouse,
+    *,
+    inventory: InventoryRequest | None = None,
+    coverage: CoverageRequest | None = None,
 ) -> ReportData:
-    """Everything the report shows, the inventory as ``inventory`` asks; an empty ReportData
-    for a file nothing was loaded into."""
+    """Everything the report shows, the inventory as ``inventory`` asks and the coverage as
+    ``coverage`` does; an empty ReportData for a file nothing was loaded into."""
     present = set(warehouse.query(RELATIONS, [list(REQUIRED_RELATIONS)])["table_name"])
     if not present:
         return empty_report_data()
@@ -271,6 +280,7 @@ def read_report_data(
         rejects_by_code=warehouse.query(REJECTS_BY_CODE),
         latest_rejects=warehouse.query(LATEST_REJECTS_SQL, [LATEST_REJECTS]),
         **inventory_data(warehouse, inventory or InventoryRequest()),
+        **coverage_data(warehouse, coverage or CoverageRequest()),
     )
 
 

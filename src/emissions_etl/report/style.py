@@ -66,5 +66,11 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; fo
 .badges { margin: 0 0 10px; display: flex; gap: 6px; flex-wrap: wrap; }
 .dot { display: inline-block; width: 10px; height: 10px; border-radius: 50%;
   margin-right: 6px; vertical-align: baseline; }
+table.coverage td.cov { text-align: center; padding: 4px 2px; min-width: 26px; }
+table.coverage th.num { text-align: center; }
+td.cov-received { background: #d8eedf; color: #1e6b3c; }
+td.cov-overdue { background: #f6d5d1; color: #a4262c; font-weight: 700; }
+td.cov-missing { background: #fdf0c9; color: #8a5a00; }
+td.cov-none { color: #b0b8c1; }
 footer { color: var(--muted); font-size: 12.5px; text-align: center; padding: 0 0 28px; }
 """

@@ -10,7 +10,9 @@ from typing import Any
 
 import pandas as pd
 
+from emissions_etl.coverage import CoverageRequest
 from emissions_etl.errors import SourceNotFoundError
+from emissions_etl.inventory import Estimates
 from emissions_etl.report import numbers
 from emissions_etl.report.html import render
 from emissions_etl.report.queries import InventoryRequest, read_report_data
@@ -56,12 +58,17 @@ def write_report(
     year: int | None = None,
     base_year: int | None = None,
     against: str | None = None,
+    with_estimates: bool = False,
+    as_of: dt.date | None = None,
+    due_day: int | None = None,
 ) -> ReportSummary:
     """Write the HTML report of ``warehouse`` to ``out`` (replaced whole, never half-written),
     its GHG inventory under the ``consolidation`` approach, of ``year`` (None: every year)
     beside the year before and ``base_year``, restated against the filed inventory ``against``;
     of ``organization`` alone when given (its id), else of every organization the warehouse
-    holds.
+    holds. Its coverage is of ``year`` (None: the year of the last month ended) as of ``as_of``
+    (None: today), data due on day ``due_day`` of the next month (None: as the expectations
+    say, else 10); ``with_estimates`` adds the estimates of missing months to the inventory.
 
     Raises SourceNotFoundError when there is no warehouse file, WarehouseError when it cannot
     be read (locked by a load, not a DuckDB file), OSError when ``out`` cannot be written.
@@ -70,8 +77,10 @@ def write_report(
     if not warehouse.target.exists:
         raise SourceNotFoundError(str(warehouse.target), "no warehouse file here")
     with warehouse.reading(organization):  # one connection (a lake is attached once)
-        request = InventoryRequest(consolidation, year, base_year, against)
-        data = read_report_data(warehouse, inventory=request)
+        estimates = Estimates(as_of=as_of) if with_estimates else None
+        request = InventoryRequest(consolidation, year, base_year, against, estimates)
+        coverage = CoverageRequest(year=year, as_of=as_of, due_day=due_day)
+        data = read_report_data(warehouse, inventory=request, coverage=coverage)
     generated_at = numbers.now_utc()
     name = str(warehouse.target) if warehouse.is_lake else warehouse.path.name
     page = render(data, warehouse_name=name, generated_at=generated_at)
