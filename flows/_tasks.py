@@ -20,7 +20,7 @@ from emissions_etl.loading.file_plan import PlannedFile, SheetFate
 from emissions_etl.loading.inbox import plan_inbox
 from emissions_etl.loading.pipeline import LoadOptions, refresh_aggregates
 from emissions_etl.loading.table_loads import PlannedTable
-from emissions_etl.orchestration import organization_runs, run_report, warehouse_turns
+from emissions_etl.orchestration import late_data, organization_runs, run_report, warehouse_turns
 from emissions_etl.orchestration.artifacts import publish_markdown, publish_table
 from emissions_etl.orchestration.organization_runs import OrganizationRun
 from emissions_etl.orchestration.organizations import inbox_for, settings_for
@@ -182,17 +182,22 @@ def refresh_sums(organization: str | None = None) -> int:
     return refreshed
 
 
-def publish(outcomes: list[FileOutcome], organization: str | None = None) -> State[Any]:
-    """The summary, the rejects and the report (whatever the outcome), then the run's end
-    state, made here in the flow for the flow to return as it is (a State a task returns is
-    that task's own)."""
-    return end_state(publish_artifacts(outcomes, organization))
+def publish(
+    outcomes: list[FileOutcome], organization: str | None = None, *, coverage: bool = False
+) -> State[Any]:
+    """The summary, the rejects and the report (whatever the outcome), with ``coverage`` what
+    arrived, is missing and overdue, then the run's end state, made here in the flow for the
+    flow to return as it is (a State a task returns is that task's own)."""
+    return end_state(publish_artifacts(outcomes, organization, coverage))
 
 
 @task(name="publish run artifacts", task_run_name="publish run artifacts")
-def publish_artifacts(outcomes: list[FileOutcome], organization: str | None = None) -> RunVerdict:
-    """The summary markdown, the rejects table and the report's artifact (``organization``'s
-    own, keyed and titled with its name); returns how the run ends, logged in one line."""
+def publish_artifacts(
+    outcomes: list[FileOutcome], organization: str | None = None, coverage: bool = False
+) -> RunVerdict:
+    """The summary markdown, the rejects table, the report's artifact and with ``coverage`` the
+    coverage's (``organization``'s own, keyed and titled with its name); returns how the run
+    ends, logged in one line."""
     logger = get_run_logger()
     settings = settings_for(organization, require=False)
     warehouse = settings.open_warehouse()
@@ -211,6 +216,8 @@ def publish_artifacts(outcomes: list[FileOutcome], organization: str | None = No
         )
     scope = (organization, settings.organization_id) if organization else None
     _publish_report(warehouse, settings.consolidation, logger, scope)
+    if coverage and warehouse.target.exists:
+        run = late_data.report_late_data(warehouse, settings, outcomes, run, logger, organization)
     level = {"failed": "error", "partial": "warning"}.get(run.state, "info")
     of = f" for {organization}" if organization else ""
     getattr(logger, level)("run%s %s: %s", of, run.state, run.message)

@@ -1,8 +1,9 @@
 """Flow ``nightly_load``: every file of the inbox, parents first, then each table source (the
-worker's EMISSIONS_SOURCES file, else the variable emissions_sources), then one summary and a true
-end state (Failed when a file failed or nothing loaded, Completed with rejected or failed rows
-tagged ``partial``), in its turn on the warehouse. With organizations configured, one run per
-organization (``organization_runs``)."""
+worker's EMISSIONS_SOURCES file, else the variable emissions_sources), then one summary, what its
+coverage is (what arrived, what is missing and overdue: a run that finds overdue data is tagged
+``overdue``) and a true end state (Failed when a file failed or nothing loaded, Completed with
+rejected or failed rows tagged ``partial``), in its turn on the warehouse. With organizations
+configured, one run per organization (``organization_runs``)."""
 
 from __future__ import annotations
 
@@ -84,7 +85,7 @@ def nightly_load(
             sources=planned_sources(organization),
             load_source=load_source,
         )
-        return publish(outcomes, organization)
+        return publish(outcomes, organization, coverage=True)
 
 
 if __name__ == "__main__":  # python -m emissions_etl_flows.nightly [INBOX], from any folder

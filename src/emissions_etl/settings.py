@@ -7,9 +7,10 @@ Environment variables are the public contract: ``EMISSIONS_API_URL``, ``EMISSION
 folder and threads,
 ``EMISSIONS_WAREHOUSE_RETENTION_DAYS`` for how long a lake keeps its snapshots),
 ``EMISSIONS_LIMITS_FILE``, ``EMISSIONS_SHARED_LIMITS`` and ``EMISSIONS_CONSOLIDATION`` (the GHG
-inventory's consolidation approach); for Prefect deployments also ``EMISSIONS_INBOX``,
-``EMISSIONS_SOURCES`` (the table sources) and ``EMISSIONS_PROJECT_DIR`` (read when a run
-starts).
+inventory's consolidation approach), ``EMISSIONS_EXPECTATIONS`` and ``EMISSIONS_DUE_DAY`` (what its
+coverage expects, and when a month's data is due); for Prefect deployments also
+``EMISSIONS_INBOX``, ``EMISSIONS_SOURCES`` (the table sources) and ``EMISSIONS_PROJECT_DIR``
+(read when a run starts).
 """
 
 from __future__ import annotations
@@ -124,6 +125,20 @@ class Settings(BaseSettings):
         description="GHG Protocol consolidation approach of the inventory (Corporate Standard, "
         "chapter 3): which leased vehicles are the company's own (Scope 1 and 2) and which are "
         "Scope 3 category 8",
+    )
+
+    expectations: Path | None = Field(
+        default=None,
+        description="TOML file of what the inventory's coverage expects beyond the defaults, "
+        "per resource and entity (emissions_etl.coverage.expectations); stored in the warehouse "
+        "when given",
+    )
+    due_day: int | None = Field(
+        default=None,
+        ge=1,
+        le=31,
+        description="A month's data is due on this day of the next month (default: the "
+        "expectations file's due_day, else 10)",
     )
 
     @field_validator("warehouse", "inbox", mode="before")

@@ -90,6 +90,17 @@ def prefect_setup_command(
             "--no-notify-partial removes that automation. Needs --notify.",
         ),
     ] = None,
+    notify_overdue: Annotated[
+        bool | None,
+        typer.Option(
+            "--notify-overdue/--no-notify-overdue",
+            envvar="EMISSIONS_NOTIFY_OVERDUE",
+            show_envvar=True,
+            help="Also notify when a nightly finds data overdue: a gap of the inventory's "
+            "coverage past its due date (tag overdue); --no-notify-overdue removes that "
+            "automation. Needs --notify.",
+        ),
+    ] = None,
 ) -> None:
     """Work pool, Secret block, variables, the service's limits and the warehouse's turns on
     the Prefect server in PREFECT_API_URL, then deploy, then (--notify) the alerts.
@@ -120,8 +131,10 @@ def prefect_setup_command(
     }
     console = Console()
     try:
-        if notify_partial is not None and not notify:
-            raise ConfigurationError("--notify-partial needs --notify BLOCK to send through")
+        for asked, option in ((notify_partial, "--notify-partial"),
+                              (notify_overdue, "--notify-overdue")):  # fmt: skip
+            if asked is not None and not notify:
+                raise ConfigurationError(f"{option} needs --notify BLOCK to send through")
         settings = Settings(**{name: value for name, value in given.items() if value is not None})
         folder = project_directory(settings)
         setup_prefect(
@@ -130,6 +143,7 @@ def prefect_setup_command(
             deploy=deploy,
             notify=notify,
             notify_partial=notify_partial,
+            notify_overdue=notify_overdue,
             say=lambda line: console.print(line, highlight=False, markup=False, soft_wrap=True),
         )
     except ConfigurationError as error:

@@ -20,7 +20,8 @@ from __future__ import annotations
 from emissions_etl.coverage.expectations import parse_expectations, read_expectations
 from emissions_etl.coverage.files import check_coverage_target, write_coverage_file
 from emissions_etl.coverage.matrix import LEGEND, MatrixRow, matrix, months_of, period_label
-from emissions_etl.coverage.reading import Coverage, CoverageRequest, read_coverage, today
+from emissions_etl.coverage.reading import Coverage, CoverageRequest, read_coverage
+from emissions_etl.inventory.estimates import today
 
 __all__ = [
     "LEGEND",

@@ -34,8 +34,10 @@ def months_of(rows: pd.DataFrame) -> list[dt.date]:
     """Every month from the first period's to the last one's end."""
     if rows.empty:
         return []
-    spans = [_span(pd.Timestamp(m).date(), str(c)) for m, c in zip(rows["month"], rows["cadence"],
-                                                                    strict=True)]  # fmt: skip
+    spans = [
+        period_months(pd.Timestamp(month).date(), str(cadence))
+        for month, cadence in zip(rows["month"], rows["cadence"], strict=True)
+    ]
     first = min(months[0] for months in spans)
     last = max(months[-1] for months in spans)
     return _range(first, last)
@@ -51,7 +53,7 @@ def matrix(rows: pd.DataFrame, months: Sequence[dt.date]) -> list[MatrixRow]:
     ):
         key = (str(resource), str(entity) or ORGANIZATION_ROW)
         marks = found.setdefault(key, [NOT_EXPECTED] * len(months))
-        for month in _span(pd.Timestamp(start).date(), str(cadence)):
+        for month in period_months(pd.Timestamp(start).date(), str(cadence)):
             if month in index:
                 marks[index[month]] = mark(str(status), bool(overdue))
     return [MatrixRow(resource, entity, tuple(marks)) for (resource, entity), marks in
@@ -74,18 +76,19 @@ def period_label(month: object, cadence: str) -> str:
     return day.strftime("%Y-%m")
 
 
-def _span(month: dt.date, cadence: str) -> list[dt.date]:
-    count = MONTHS_OF.get(cadence, 1)
-    return [_shift(month, n) for n in range(count)]
+def period_months(month: dt.date, cadence: str) -> list[dt.date]:
+    """The months of the period of ``cadence`` that starts at ``month``."""
+    return [shift_month(month, n) for n in range(MONTHS_OF.get(cadence, 1))]
+
+
+def shift_month(day: dt.date, months: int) -> dt.date:
+    """The first day of the month ``months`` after (before, when negative) ``day``'s."""
+    total = day.year * 12 + day.month - 1 + months
+    return dt.date(total // 12, total % 12 + 1, 1)
 
 
 def _range(first: dt.date, last: dt.date) -> list[dt.date]:
     months = [first]
     while months[-1] < last:
-        months.append(_shift(months[-1], 1))
+        months.append(shift_month(months[-1], 1))
     return months
-
-
-def _shift(month: dt.date, months: int) -> dt.date:
-    total = month.year * 12 + month.month - 1 + months
-    return dt.date(total // 12, total % 12 + 1, 1)

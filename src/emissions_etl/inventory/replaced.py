@@ -47,7 +47,8 @@ def estimate_changes(warehouse: Warehouse, filed: FiledInventory) -> pd.DataFram
         order=shown["change"].map({change: n for n, change in enumerate(ESTIMATE_CHANGES)}),
         month=shown["month"].dt.date,
     ).sort_values(["order", "resource", "entity", "month"], kind="stable")
-    return shown[list(ESTIMATE_CHANGE_COLUMNS)].reset_index(drop=True)
+    changes: pd.DataFrame = shown[list(ESTIMATE_CHANGE_COLUMNS)].reset_index(drop=True)
+    return changes
 
 
 def _change(status: object, estimate_now: object) -> str:

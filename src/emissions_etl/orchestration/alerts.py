@@ -1,5 +1,6 @@
 """Alerting: Prefect automations that tell someone when a run of our deployments fails (and,
-if asked, when one completes ``partial``), through a block the user names.
+if asked, when one completes ``partial``, or finds data overdue), through a block the user
+names.
 
 The block is any notification block (Slack, Microsoft Teams, e-mail, a custom webhook: the
 action is Prefect's *Send a notification*), or a *Webhook* block (the action is *Call a
@@ -18,13 +19,14 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from emissions_etl.errors import ConfigurationError
-from emissions_etl.orchestration.run_states import PARTIAL_PREFIX
+from emissions_etl.orchestration.run_states import OVERDUE_EVENT, PARTIAL_PREFIX
 
 if TYPE_CHECKING:
     from prefect.client.orchestration import SyncPrefectClient
 
 FAILED_AUTOMATION = "emissions-etl: a run failed"
 PARTIAL_AUTOMATION = "emissions-etl: a run completed partial"
+OVERDUE_AUTOMATION = "emissions-etl: a run found data overdue"
 #: State events that mean a run ended without loading what it should (``TimedOut`` is a Failed
 #: state of its own name; ``Crashed``: the infrastructure failed).
 FAILED_EVENTS = ("prefect.flow-run.Failed", "prefect.flow-run.Crashed", "prefect.flow-run.TimedOut")
@@ -47,11 +49,34 @@ WEBHOOK_FIELDS = {
     "message": "flow_run.state.message",
     "url": "flow_run | ui_url",
 }
-WEBHOOK_PAYLOAD = (
-    "{"
-    + ", ".join(f'"{key}": {{{{ ({value}) | tojson }}}}' for key, value in WEBHOOK_FIELDS.items())
-    + "}"
+
+#: The notification of overdue data: the event's payload says what (it is emitted before the
+#: run's end state, so the run's own state is not its last yet).
+OVERDUE_SUBJECT = "emissions-etl: {{ flow_run.name }} found data overdue"
+OVERDUE_BODY = (
+    "Flow run {{ flow_run.name }} of {{ deployment.name }} found data overdue: "
+    "{{ event.payload.message }}\n{{ flow_run | ui_url }}"
 )
+OVERDUE_FIELDS = {
+    "flow_run": "flow_run.name",
+    "deployment": "deployment.name",
+    "event": "event.event",
+    "overdue": "event.payload.overdue",
+    "message": "event.payload.message",
+    "url": "flow_run | ui_url",
+}
+
+
+def _json_body(fields: dict[str, str]) -> str:
+    return (
+        "{"
+        + ", ".join(f'"{key}": {{{{ ({value}) | tojson }}}}' for key, value in fields.items())
+        + "}"
+    )
+
+
+WEBHOOK_PAYLOAD = _json_body(WEBHOOK_FIELDS)
+OVERDUE_PAYLOAD = _json_body(OVERDUE_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -108,16 +133,20 @@ def ensure_alerts(
     deployment_ids: Sequence[UUID],
     *,
     partial: bool | None,
+    overdue: bool | None = None,
 ) -> dict[str, str]:
     """The automation for failed runs of ``deployment_ids`` and, with ``partial``, the one for
-    partial runs (``partial=False`` removes it; None leaves it as it is); name -> outcome."""
+    partial runs, with ``overdue`` the one for runs that find data overdue (False removes it;
+    None leaves it as it is); name -> outcome."""
     done = {FAILED_AUTOMATION: _ensure(client, _failed(block, deployment_ids))}
-    if partial:
-        done[PARTIAL_AUTOMATION] = _ensure(client, _partial(block, deployment_ids))
-    elif partial is False:
-        for automation in client.read_automations_by_name(PARTIAL_AUTOMATION):
-            client.delete_automation(automation.id)
-            done[PARTIAL_AUTOMATION] = "removed"
+    for wanted, name, make in ((partial, PARTIAL_AUTOMATION, _partial),
+                               (overdue, OVERDUE_AUTOMATION, _overdue)):  # fmt: skip
+        if wanted:
+            done[name] = _ensure(client, make(block, deployment_ids))
+        elif wanted is False:
+            for automation in client.read_automations_by_name(name):
+                client.delete_automation(automation.id)
+                done[name] = "removed"
     return done
 
 
@@ -150,6 +179,21 @@ def _partial(block: NotifyBlock, deployment_ids: Sequence[UUID]) -> Any:
     )
 
 
+def _overdue(block: NotifyBlock, deployment_ids: Sequence[UUID]) -> Any:
+    # A run that finds overdue gaps emits the event (run_states); its tag would reach the
+    # server too late for a state event, as partial's does.
+    return _automation(
+        OVERDUE_AUTOMATION,
+        f"Tell {block} when a run of the emissions-etl deployments finds data overdue (a gap "
+        "of the inventory's coverage past its due date; its tag is overdue).",
+        {OVERDUE_EVENT},
+        {"prefect.resource.id": "emissions-etl.coverage.*"},
+        _deployments(deployment_ids),
+        block,
+        overdue=True,
+    )
+
+
 def _deployments(deployment_ids: Sequence[UUID]) -> dict[str, Any]:
     return {
         "prefect.resource.id": [f"prefect.deployment.{i}" for i in deployment_ids],
@@ -164,14 +208,20 @@ def _automation(
     match: dict[str, Any],
     related: dict[str, Any],
     block: NotifyBlock,
+    *,
+    overdue: bool = False,
 ) -> Any:
     from prefect.automations import AutomationCore, EventTrigger, Posture
     from prefect.events.actions import CallWebhook, SendNotification
 
+    payload, subject, body = (
+        (OVERDUE_PAYLOAD, OVERDUE_SUBJECT, OVERDUE_BODY) if overdue
+        else (WEBHOOK_PAYLOAD, SUBJECT, BODY)
+    )  # fmt: skip
     action: Any = (
-        CallWebhook(block_document_id=block.id, payload=WEBHOOK_PAYLOAD)
+        CallWebhook(block_document_id=block.id, payload=payload)
         if block.is_webhook
-        else SendNotification(block_document_id=block.id, subject=SUBJECT, body=BODY)
+        else SendNotification(block_document_id=block.id, subject=subject, body=body)
     )
     trigger = EventTrigger(
         expect=events,

@@ -46,11 +46,15 @@ class RunVerdict:
     """How a run of several files ends: ``failed`` (a file failed or nothing loaded),
     ``partial`` (rows rejected or not calculated) or ``completed``; with a one-line message.
     ``outage``: every file failed on an error that may pass (the service down): worth a retry.
+    ``late``: what the nightly found of the coverage, in words, when gaps are overdue (its
+    ``overdue`` gaps): the run is tagged and alerts on it (``run_states``).
     """
 
     state: str
     message: str
     outage: bool = False
+    overdue: int = 0
+    late: str = ""
 
 
 def verdict(outcomes: Sequence[FileOutcome]) -> RunVerdict:

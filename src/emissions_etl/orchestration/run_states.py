@@ -6,6 +6,9 @@ those) find every run:
   matches the message, since the server's events carry the tags a run had when it started);
 - **Failed**, its message the figures and the first failed file's reason; not retried, since
   trying the same files again fails the same way;
+- a nightly that finds **overdue** data (a gap of its coverage past its due date) gets the tag
+  ``overdue`` and emits the event ``OVERDUE_EVENT``, whatever its state: an automation matches
+  the event (``alerts``), whose payload says what is overdue;
 - a **service outage** (every file failed on an error that passes: 5xx, 429, no connection)
   raises ``ServiceOutageError``: the flows' retries try the whole run again
   ``OUTAGE_RETRY_SECONDS`` later, ``OUTAGE_RETRIES`` times, and then it ends Failed; any
@@ -25,6 +28,9 @@ from emissions_etl.scrubbing import scrub
 #: Tag of a run that completed with rejected or failed rows, and how its message begins.
 PARTIAL_TAG = "partial"
 PARTIAL_PREFIX = "partial: "
+#: Tag of a run that found overdue gaps in the coverage, and the event it emits.
+OVERDUE_TAG = "overdue"
+OVERDUE_EVENT = "emissions-etl.coverage.overdue"
 #: A run that found the service down is tried again this many times, this long apart.
 OUTAGE_RETRIES = 2
 OUTAGE_RETRY_SECONDS = 300
@@ -36,6 +42,9 @@ def end_state(run: RunVerdict) -> Any:
     from prefect.states import Completed, Failed
 
     message = scrub(run.message)  # kept by the server: no credential a library quoted
+    if run.overdue:
+        _tag_run(OVERDUE_TAG)
+        _emit_overdue(run)
     if run.state == "failed":
         if run.outage:
             raise ServiceOutageError(f"the service looks down: {message}")
@@ -71,6 +80,22 @@ def _tag_run(tag: str) -> None:
         run = client.read_flow_run(flow_run.id)
         if tag not in run.tags:
             client.update_flow_run(run.id, tags=[*run.tags, tag])
+
+
+def _emit_overdue(run: RunVerdict) -> None:
+    """``OVERDUE_EVENT`` about this run's coverage (the run, its flow and deployment related,
+    as Prefect relates an event emitted inside a run)."""
+    from prefect.events import emit_event
+    from prefect.runtime import flow_run
+
+    emit_event(
+        event=OVERDUE_EVENT,
+        resource={
+            "prefect.resource.id": f"emissions-etl.coverage.{flow_run.id or 'run'}",
+            "prefect.resource.name": "coverage",
+        },
+        payload={"overdue": run.overdue, "message": scrub(run.late)},
+    )
 
 
 def _no_retry() -> None:

@@ -10,7 +10,7 @@ through which runs writing the warehouse take turns (``warehouse_turns``), every
 ``prefect.yaml`` (the installed flows', or a checkout's ``flows/prefect.yaml``: the same
 declaration, whose entrypoints are module paths of the installed package), and with a block to
 notify through, the automations that tell someone when a run fails or, if asked, completes
-partial (``alerts``).
+partial or finds data overdue (``alerts``).
 Values come from the current settings (``EMISSIONS_*`` or the command's options); a value not
 given leaves what the server holds untouched. Prefect is imported inside the functions so the
 CLI starts fast.
@@ -67,6 +67,7 @@ def setup_prefect(
     deploy: bool = True,
     notify: str | None = None,
     notify_partial: bool | None = None,
+    notify_overdue: bool | None = None,
     say: Say,
 ) -> None:
     """Work pool, limits, Secret block, variables, deployments, the warehouse's turns and, with
@@ -121,7 +122,8 @@ def setup_prefect(
     if block is not None:
         with get_client(sync_client=True) as client:
             ids = pool_deployment_ids(client)
-            made = ensure_alerts(client, block, ids, partial=notify_partial)
+            made = ensure_alerts(client, block, ids, partial=notify_partial,
+                                 overdue=notify_overdue)  # fmt: skip
             for name, done in made.items():
                 say(f"automation {name!r} through {block} ({len(ids)} deployments): {done}")
     from prefect.settings import get_current_settings
