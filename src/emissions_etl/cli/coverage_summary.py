@@ -35,6 +35,47 @@ def print_coverage(coverage: Coverage, *, written: AnyPath | None = None) -> Non
     out.print(f"coverage of {coverage.in_words()}", highlight=False, markup=False)
 
 
+def print_by_resource(coverage: Coverage, console: Console, *, gaps_shown: int = 8) -> None:
+    """A line per resource (periods expected, received, missing, overdue, estimated), the
+    first gaps by name, and the counts: the coverage in a summary's few lines."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table("resource", "entities", "expected", "received", "missing", "overdue",
+                  "estimated (t)", title=f"Coverage {coverage.in_words().split(':')[0]} "
+                  "(view coverage; emissions-etl coverage prints the matrix)")  # fmt: skip
+    for resource, rows in coverage.rows.groupby("resource", sort=True):
+        missing = rows["status"] == "missing"
+        table.add_row(
+            Text(str(resource)), f"{rows['entity'].nunique():,}", f"{len(rows):,}",
+            f"{int((~missing).sum()):,}", f"{int(missing.sum()):,}",
+            f"{int(rows['overdue'].sum()):,}", f"{rows['estimate_kg'].sum() / 1000:,.1f}",
+        )  # fmt: skip
+    console.print(table)
+    entities = list(coverage.gaps.groupby(["resource", "entity"], sort=False))
+    for (of, entity), gaps in entities[:gaps_shown]:
+        console.print(Text(_entity_gaps(str(of), str(entity), gaps)), soft_wrap=True)
+    if len(entities) > gaps_shown:
+        console.print(f"... and {len(entities) - gaps_shown:,} more with gaps", highlight=False,
+                      markup=False)  # fmt: skip
+    console.print(f"coverage of {coverage.in_words()}", highlight=False, markup=False)
+
+
+def _entity_gaps(resource: str, entity: str, gaps: pd.DataFrame) -> str:
+    """``vehicle_consumptions 1081FYP: 2026-03, 2026-04 missing (2 overdue); estimated 0.5 t``."""
+    from emissions_etl.coverage import period_label
+    from emissions_etl.coverage.matrix import ORGANIZATION_ROW
+
+    periods = ", ".join(period_label(m, str(c)) for m, c in zip(gaps["month"], gaps["cadence"],
+                                                                 strict=True))  # fmt: skip
+    estimated = gaps["estimate_kg"].sum()
+    estimate = f"estimated {estimated / 1000:,.2f} t" if estimated else "no estimate"
+    return (
+        f"{resource} {entity or ORGANIZATION_ROW}: {periods} missing "
+        f"({int(gaps['overdue'].sum()):,} overdue); {estimate}"
+    )
+
+
 def print_matrix(coverage: Coverage, console: Console) -> None:
     """One row per resource and entity, one column per month."""
     from rich.table import Table

@@ -9,6 +9,7 @@ runs from any folder and writes only to its output folder.
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib.util
 import json
 import os
@@ -37,6 +38,9 @@ DEMO_FACILITIES = (
 SAMPLE_INBOX_PACKAGE = "emissions_etl_sample_inbox"
 #: The file that says a folder is a demo's output, which the next demo may empty.
 DEMO_MARKER = "sandbox.sqlite3"
+#: The sample inbox is the first half of 2026: its coverage is read as of the day after, when
+#: June has ended but is not due yet (10 July), whatever day the demo runs.
+DEMO_AS_OF = dt.date(2026, 7, 1)
 SANDBOX_START_TIMEOUT = 60.0
 FLOW_TIMEOUT = 900.0
 MAX_REJECTS_SHOWN = 10
@@ -179,8 +183,9 @@ def run_demo(
     from emissions_etl.report import write_report  # plotly loads only here
 
     report = write_report(
-        Warehouse(warehouse_path), workdir / "report.html", consolidation=consolidation
-    )
+        Warehouse(warehouse_path), workdir / "report.html", consolidation=consolidation,
+        as_of=DEMO_AS_OF,
+    )  # fmt: skip
     console.print(f"report: [bold]{report.path}[/]  (open it in a browser; it needs no network)")
 
 
@@ -257,6 +262,17 @@ def print_warehouse_summary(
         "not: its total is below)"
     )
     print_inventory_totals(warehouse, console, consolidation=consolidation)
+    print_coverage(warehouse, console)
+
+
+def print_coverage(warehouse: Warehouse, console: Console, *, as_of: dt.date = DEMO_AS_OF) -> None:
+    """The coverage of the sample's year as of ``as_of``: by resource, and the first gaps."""
+    from emissions_etl.cli.coverage_summary import print_by_resource
+    from emissions_etl.coverage import CoverageRequest, read_coverage
+
+    coverage = read_coverage(warehouse, CoverageRequest(year=as_of.year, as_of=as_of))
+    console.print()
+    print_by_resource(coverage, console)
 
 
 def print_inventory_totals(
