@@ -325,7 +325,8 @@ def test_prefect_setup_shows_its_alerting_options_with_their_variables() -> None
     done = run_etl(["prefect-setup", "--help"], env={**os.environ, "COLUMNS": "200"})
 
     assert done.returncode == 0, done.stderr
-    for words in ("--notify", "EMISSIONS_NOTIFY", "--notify-partial", "EMISSIONS_NOTIFY_PARTIAL"):
+    for words in ("--notify", "EMISSIONS_NOTIFY", "--notify-partial", "EMISSIONS_NOTIFY_PARTIAL",
+                  "--notify-overdue", "EMISSIONS_NOTIFY_OVERDUE"):  # fmt: skip
         assert words in done.stdout
 
 
@@ -335,3 +336,11 @@ def test_prefect_setup_refuses_notify_partial_without_a_block(tmp_path: Path) ->
 
     assert done.returncode == 2
     assert "--notify-partial needs --notify BLOCK" in done.stderr
+
+
+def test_prefect_setup_refuses_notify_overdue_without_a_block(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EMISSIONS_")}
+    done = run_etl(["prefect-setup", "--notify-overdue"], env=env, cwd=tmp_path)
+
+    assert done.returncode == 2
+    assert "--notify-overdue needs --notify BLOCK" in done.stderr

@@ -41,9 +41,9 @@ def print_by_resource(coverage: Coverage, console: Console, *, gaps_shown: int =
     from rich.table import Table
     from rich.text import Text
 
+    title = f"Coverage of {coverage.in_words().split(':')[0]}"
     table = Table("resource", "entities", "expected", "received", "missing", "overdue",
-                  "estimated (t)", title=f"Coverage {coverage.in_words().split(':')[0]} "
-                  "(view coverage; emissions-etl coverage prints the matrix)")  # fmt: skip
+                  "estimated (t)", title=title)  # fmt: skip
     for resource, rows in coverage.rows.groupby("resource", sort=True):
         missing = rows["status"] == "missing"
         table.add_row(

@@ -268,9 +268,10 @@ def print_warehouse_summary(
 def print_coverage(warehouse: Warehouse, console: Console, *, as_of: dt.date = DEMO_AS_OF) -> None:
     """The coverage of the sample's year as of ``as_of``: by resource, and the first gaps."""
     from emissions_etl.cli.coverage_summary import print_by_resource
-    from emissions_etl.coverage import CoverageRequest, read_coverage
+    from emissions_etl.coverage import CoverageRequest, last_ended_year, read_coverage
 
-    coverage = read_coverage(warehouse, CoverageRequest(year=as_of.year, as_of=as_of))
+    year = last_ended_year(as_of)
+    coverage = read_coverage(warehouse, CoverageRequest(year=year, as_of=as_of))
     console.print()
     print_by_resource(coverage, console)
 

@@ -20,7 +20,12 @@ from __future__ import annotations
 from emissions_etl.coverage.expectations import parse_expectations, read_expectations
 from emissions_etl.coverage.files import check_coverage_target, write_coverage_file
 from emissions_etl.coverage.matrix import LEGEND, MatrixRow, matrix, months_of, period_label
-from emissions_etl.coverage.reading import Coverage, CoverageRequest, read_coverage
+from emissions_etl.coverage.reading import (
+    Coverage,
+    CoverageRequest,
+    last_ended_year,
+    read_coverage,
+)
 from emissions_etl.inventory.estimates import today
 
 __all__ = [
@@ -29,6 +34,7 @@ __all__ = [
     "CoverageRequest",
     "MatrixRow",
     "check_coverage_target",
+    "last_ended_year",
     "matrix",
     "months_of",
     "parse_expectations",

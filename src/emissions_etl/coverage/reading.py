@@ -92,6 +92,12 @@ class Coverage:
         )
 
 
+def last_ended_year(as_of: dt.date) -> int:
+    """The year of the last month ended by ``as_of`` (in January, last year): the year whose
+    data is being sent."""
+    return (as_of.replace(day=1) - dt.timedelta(days=1)).year
+
+
 def read_coverage(warehouse: Warehouse, request: CoverageRequest) -> Coverage:
     """The coverage ``request`` asks for; InputError for an expectations file that cannot be
     used or a warehouse without coverage yet, ConfigurationError for an organization it holds

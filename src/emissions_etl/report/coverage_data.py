@@ -3,11 +3,10 @@ by its as-of date), or why it shows none."""
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import replace
 from typing import Any
 
-from emissions_etl.coverage import CoverageRequest, read_coverage, today
+from emissions_etl.coverage import CoverageRequest, last_ended_year, read_coverage, today
 from emissions_etl.errors import ConfigurationError, InputError
 from emissions_etl.warehouse import Warehouse
 
@@ -29,8 +28,3 @@ def coverage_data(warehouse: Warehouse, request: CoverageRequest) -> dict[str, A
         )
         return {"coverage": None, "coverage_note": note}
     return {"coverage": coverage}
-
-
-def last_ended_year(as_of: dt.date) -> int:
-    """The year of the last month ended by ``as_of`` (in January, last year)."""
-    return (as_of.replace(day=1) - dt.timedelta(days=1)).year
