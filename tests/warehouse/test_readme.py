@@ -21,6 +21,7 @@ EXAMPLES = re.findall(r"```sql\n(.*?)```", README.read_text(encoding="utf-8"), f
 def loaded(warehouse: Warehouse) -> Warehouse:
     with warehouse.writer() as writer:
         writer.inventory.declare_inventory_rule("wastes", resource_spec("wastes").inventory)
+        writer.coverage.declare_coverage_rule("wastes", resource_spec("wastes").coverage)
         run_id = writer.runs.start_run("wastes", "wastes.xlsx", {})
         writer.runs.land_source_rows(run_id, "wastes", source_frame(["r1", "r2"]))
         writer.mappings.upsert_mapping("wastes", mapping_frame({"r1": "id-1", "r2": "id-2"}))

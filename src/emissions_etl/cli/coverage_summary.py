@@ -77,20 +77,13 @@ def _entity_gaps(resource: str, entity: str, gaps: pd.DataFrame) -> str:
 
 
 def print_matrix(coverage: Coverage, console: Console) -> None:
-    """One row per resource and entity, one column per month."""
-    from rich.table import Table
+    """One line per resource and entity, one column per month: text, written at once."""
     from rich.text import Text
 
-    from emissions_etl.coverage import LEGEND, matrix, months_of
+    from emissions_etl.coverage import LEGEND, matrix_text
 
-    months = months_of(coverage.rows)
-    one_year = len({month.year for month in months}) == 1
-    table = Table("resource", "entity", title=f"Coverage ({LEGEND})", title_justify="left")
-    for month in months:
-        table.add_column(f"{month:%m}" if one_year else f"{month:%y-%m}", justify="center")
-    for row in matrix(coverage.rows, months):
-        table.add_row(Text(row.resource), Text(row.entity), *(Text(m) for m in row.marks))
-    console.print(table)
+    lines = [f"Coverage ({LEGEND})", *matrix_text(coverage.rows)]
+    console.print(Text("\n".join(lines)), soft_wrap=True, highlight=False)
 
 
 def print_gaps(gaps: pd.DataFrame, console: Console) -> None:

@@ -19,7 +19,14 @@ from __future__ import annotations
 
 from emissions_etl.coverage.expectations import parse_expectations, read_expectations
 from emissions_etl.coverage.files import check_coverage_target, write_coverage_file
-from emissions_etl.coverage.matrix import LEGEND, MatrixRow, matrix, months_of, period_label
+from emissions_etl.coverage.matrix import (
+    LEGEND,
+    MatrixRow,
+    matrix,
+    matrix_text,
+    months_of,
+    period_label,
+)
 from emissions_etl.coverage.reading import (
     Coverage,
     CoverageRequest,
@@ -36,6 +43,7 @@ __all__ = [
     "check_coverage_target",
     "last_ended_year",
     "matrix",
+    "matrix_text",
     "months_of",
     "parse_expectations",
     "period_label",

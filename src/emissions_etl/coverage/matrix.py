@@ -60,6 +60,25 @@ def matrix(rows: pd.DataFrame, months: Sequence[dt.date]) -> list[MatrixRow]:
             found.items()]  # fmt: skip
 
 
+def matrix_text(rows: pd.DataFrame) -> list[str]:
+    """The matrix as lines of text, its columns aligned: a heading, then one line per resource
+    and entity (thousands of entities print at once, as one text)."""
+    months = months_of(rows)
+    one_year = len({month.year for month in months}) == 1
+    heads = [f"{m:%m}" if one_year else f"{m:%y-%m}" for m in months]
+    found = matrix(rows, months)
+    resources = max([len("resource"), *(len(r.resource) for r in found)])
+    entities = max([len("entity"), *(len(r.entity) for r in found)])
+    cells = [max(len(head), 2) for head in heads]
+
+    def line(resource: str, entity: str, marks: Sequence[str]) -> str:
+        shown = " ".join(m.center(width) for m, width in zip(marks, cells, strict=True))
+        return f"{resource.ljust(resources)}  {entity.ljust(entities)}  {shown}".rstrip()
+
+    return [line("resource", "entity", heads), *(line(r.resource, r.entity, r.marks)
+                                                 for r in found)]  # fmt: skip
+
+
 def mark(status: str, overdue: bool) -> str:
     if status == "received":
         return RECEIVED

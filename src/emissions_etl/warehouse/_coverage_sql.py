@@ -153,23 +153,31 @@ WITH clock AS (
            CAST(due_day AS INTEGER) AS asked_due_day
 ), records AS (
     SELECT coalesce(organization_id, '') AS owner, resource, coalesce(entity_id, '') AS ekey,
-           remote_id, co2e_kg, covers_from, covers_until
+           co2e_kg, covers_from, covers_until,
+           CAST(date_trunc('month', covers_from) AS DATE) AS starts,
+           CAST(date_trunc('month', covers_until) AS DATE) AS ends
     FROM coverage_records
-), spread AS (  -- a record's co2e shared between the months it covers, by their days
-    SELECT owner, resource, ekey, remote_id, month,
+), spread AS (  -- a record's co2e shared between the months it covers, by their days (most
+               -- records cover one: no list of months is made for them)
+    SELECT owner, resource, ekey, ends AS month, starts, co2e_kg
+    FROM records WHERE starts = ends
+    UNION ALL
+    SELECT owner, resource, ekey, month, starts,
            co2e_kg * (date_diff('day', greatest(covers_from, month),
                                 least(covers_until, last_day(month))) + 1)
-                   / (date_diff('day', covers_from, covers_until) + 1) AS co2e_kg
+                   / (date_diff('day', covers_from, covers_until) + 1)
     FROM (SELECT * EXCLUDE (m), CAST(m AS DATE) AS month FROM (
-        SELECT *, unnest(generate_series(date_trunc('month', covers_from),
-                                         date_trunc('month', covers_until), INTERVAL 1 MONTH)) AS m
-        FROM records))
+        SELECT *, unnest(generate_series(starts, ends, INTERVAL 1 MONTH)) AS m
+        FROM records WHERE starts < ends))
+), monthly AS (  -- records and co2e by subject, month, and the month the records start in
+    SELECT owner, resource, ekey, month, starts, count(*) AS records, sum(co2e_kg) AS co2e_kg
+    FROM spread GROUP BY ALL
 ), extent AS (
     SELECT owner, resource, ekey, min(month) AS first_month, max(month) AS last_month
-    FROM spread GROUP BY ALL
-), starts AS (  -- the first year of each organization's records
-    SELECT owner, CAST(date_trunc('year', min(covers_from)) AS DATE) AS start
-    FROM records GROUP BY owner
+    FROM monthly GROUP BY ALL
+), first_years AS (  -- the first year of each organization's records
+    SELECT owner, CAST(date_trunc('year', min(first_month)) AS DATE) AS start
+    FROM extent GROUP BY owner
 ), entities AS (
     {entities}
 ), subjects AS (
@@ -189,7 +197,7 @@ WITH clock AS (
            coalesce((SELECT asked_due_day FROM clock), xd.said_due_day, {due_day}) AS day_due
     FROM subjects AS s
     LEFT JOIN extent AS x USING (owner, resource, ekey)
-    LEFT JOIN starts AS o USING (owner)
+    LEFT JOIN first_years AS o USING (owner)
     LEFT JOIN said AS xe ON xe.owner = s.owner AND xe.resource = s.resource
         AND xe.name = {subject_name}
     LEFT JOIN said AS xr ON xr.owner = s.owner AND xr.resource = s.resource AND xr.name IS NULL
@@ -214,10 +222,13 @@ WITH clock AS (
                                          to_months(months))) AS p
         FROM bounds WHERE expected AND span_from <= span_until)
     WHERE CAST(p AS DATE) + to_months(months) <= (SELECT open_month FROM clock)
-), received AS (
-    SELECT b.owner, b.resource, b.ekey, CAST(date_trunc(b.unit, s.month) AS DATE) AS month,
-           count(DISTINCT s.remote_id) AS records, sum(s.co2e_kg) AS co2e_kg
-    FROM spread AS s JOIN bounds AS b USING (owner, resource, ekey)
+), received AS (  -- a record counts once in a period: in its first month there
+    SELECT owner, resource, ekey, period AS month,
+           sum(records) FILTER (WHERE m = greatest(starts, period)) AS records,
+           sum(co2e_kg) AS co2e_kg
+    FROM (SELECT b.owner, b.resource, b.ekey, m.month AS m, m.starts, m.records, m.co2e_kg,
+                 CAST(date_trunc(b.unit, m.month) AS DATE) AS period
+          FROM monthly AS m JOIN bounds AS b USING (owner, resource, ekey))
     GROUP BY ALL
 ), expected_rows AS (
     SELECT p.owner, p.resource, p.ekey, p.entity, p.cadence, p.estimate, p.month,
@@ -225,22 +236,31 @@ WITH clock AS (
            CAST(least(p.month + to_months(p.months) + to_days(p.day_due - 1),
                       last_day(p.month + to_months(p.months))) AS DATE) AS due_date
     FROM periods AS p LEFT JOIN received AS r USING (owner, resource, ekey, month)
-), known AS (
-    SELECT owner, resource, ekey, month, year(month) AS y, co2e_kg
-    FROM received WHERE co2e_kg IS NOT NULL
 ), gaps AS (
-    SELECT owner, resource, ekey, month, year(month) AS y, estimate
+    SELECT owner, resource, ekey, month, estimate
     FROM expected_rows WHERE records IS NULL AND estimate <> 'none'
-), estimates AS (  -- the nearest periods of the same year with co2e, and a year earlier
-    SELECT g.owner, g.resource, g.ekey, g.month, g.estimate,
-           b.co2e_kg AS before_kg, a.co2e_kg AS after_kg, e.co2e_kg AS earlier_kg
-    FROM gaps AS g
-    ASOF LEFT JOIN known AS b ON b.owner = g.owner AND b.resource = g.resource
-        AND b.ekey = g.ekey AND b.y = g.y AND g.month > b.month
-    ASOF LEFT JOIN known AS a ON a.owner = g.owner AND a.resource = g.resource
-        AND a.ekey = g.ekey AND a.y = g.y AND g.month < a.month
-    LEFT JOIN known AS e ON e.owner = g.owner AND e.resource = g.resource AND e.ekey = g.ekey
-        AND e.month = g.month - INTERVAL 12 MONTH
+), known AS (  -- the periods with co2e of the subjects with a gap
+    SELECT r.owner, r.resource, r.ekey, r.month, r.co2e_kg FROM received AS r
+    SEMI JOIN (SELECT DISTINCT owner, resource, ekey FROM gaps) AS g
+        ON g.owner = r.owner AND g.resource = r.resource AND g.ekey = r.ekey
+    WHERE r.co2e_kg IS NOT NULL
+), neighbours AS (  -- each gap's nearest periods of the same year with co2e, before and after
+    SELECT *,
+           last_value(co2e_kg IGNORE NULLS) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING
+                                                    AND 1 PRECEDING) AS before_kg,
+           first_value(co2e_kg IGNORE NULLS) OVER (w ROWS BETWEEN 1 FOLLOWING
+                                                     AND UNBOUNDED FOLLOWING) AS after_kg
+    FROM (SELECT owner, resource, ekey, month, co2e_kg, NULL AS estimate FROM known
+          UNION ALL BY NAME SELECT owner, resource, ekey, month, NULL AS co2e_kg, estimate
+          FROM gaps)
+    WINDOW w AS (PARTITION BY owner, resource, ekey, year(month) ORDER BY month)
+), estimates AS (  -- and the same period a year earlier
+    SELECT n.owner, n.resource, n.ekey, n.month, n.estimate, n.before_kg, n.after_kg,
+           e.co2e_kg AS earlier_kg
+    FROM neighbours AS n
+    LEFT JOIN known AS e ON e.owner = n.owner AND e.resource = n.resource
+        AND e.ekey = n.ekey AND e.month = n.month - INTERVAL 12 MONTH
+    WHERE n.estimate IS NOT NULL
 ), methods AS (
     SELECT owner, resource, ekey, month,
            CASE WHEN estimate = 'year_earlier' AND earlier_kg IS NOT NULL THEN 'year_earlier'
@@ -254,7 +274,7 @@ SELECT nullif(r.owner, '') AS organization_id, r.resource, r.entity, r.month,
        CASE WHEN r.records IS NULL THEN 'missing' ELSE 'received' END AS status,
        r.due_date,
        r.records IS NULL AND (SELECT today FROM clock) > r.due_date AS overdue,
-       coalesce(r.records, 0) AS records,
+       CAST(coalesce(r.records, 0) AS BIGINT) AS records,
        CAST(r.co2e_kg AS DOUBLE) AS co2e_kg,
        CAST(CASE m.estimate_method WHEN 'year_earlier' THEN m.earlier_kg
             WHEN 'neighbours_mean' THEN (m.before_kg + m.after_kg) / 2
