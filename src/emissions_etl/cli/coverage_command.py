@@ -64,17 +64,14 @@ def coverage_command(
     from emissions_etl.cli.coverage_summary import print_coverage
     from emissions_etl.cli.inventory_command import reading_year, warehouse_at
     from emissions_etl.cli.organization_options import organization_id
-    from emissions_etl.coverage import (
-        CoverageRequest,
-        check_coverage_target,
-        read_coverage,
-        write_coverage_file,
-    )
+    from emissions_etl.coverage import CoverageRequest, read_coverage
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
 
     try:
         target = storage.as_path(out) if out is not None else None
         if target is not None:
+            from emissions_etl.coverage.files import check_coverage_target
+
             check_coverage_target(target)
         request = CoverageRequest(
             year=reading_year(year), as_of=as_of_date(as_of), due_day=due_day,
@@ -85,6 +82,8 @@ def coverage_command(
         )
         coverage = read_coverage(source, request)
         if target is not None:
+            from emissions_etl.coverage.files import write_coverage_file
+
             with storage.written(target) as local:
                 write_coverage_file(coverage, local)
     except (InputError, ConfigurationError, ValidationError, ValueError) as error:

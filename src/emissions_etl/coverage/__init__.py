@@ -2,7 +2,7 @@
 organization were expected, which arrived, which are missing and past their due date, and what
 each missing one is estimated at (the warehouse's ``coverage``), read for a year as of a date;
 an expectations file saying what differs from the defaults; the matrix a person reads, and the
-coverage as csv or xlsx.
+coverage as csv or xlsx (``coverage.files``, which loads the workbook writer).
 
     from emissions_etl.coverage import CoverageRequest, read_coverage
     coverage = read_coverage(Warehouse("warehouse.duckdb"), CoverageRequest(year=2026))
@@ -18,7 +18,6 @@ sources and errors; never the load engine or anything above.
 from __future__ import annotations
 
 from emissions_etl.coverage.expectations import parse_expectations, read_expectations
-from emissions_etl.coverage.files import check_coverage_target, write_coverage_file
 from emissions_etl.coverage.matrix import (
     LEGEND,
     MatrixRow,
@@ -33,14 +32,13 @@ from emissions_etl.coverage.reading import (
     last_ended_year,
     read_coverage,
 )
-from emissions_etl.inventory.estimates import today
+from emissions_etl.warehouse import today
 
 __all__ = [
     "LEGEND",
     "Coverage",
     "CoverageRequest",
     "MatrixRow",
-    "check_coverage_target",
     "last_ended_year",
     "matrix",
     "matrix_text",
@@ -50,5 +48,4 @@ __all__ = [
     "read_coverage",
     "read_expectations",
     "today",
-    "write_coverage_file",
 ]

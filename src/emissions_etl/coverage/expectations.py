@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any
 
 from emissions_etl.errors import InputError
-from emissions_etl.resources import RESOURCES
 from emissions_etl.warehouse import CADENCES, ESTIMATES, Expectation
 
 #: What a resource, an entity or the whole file may say.
@@ -58,6 +57,8 @@ def read_expectations(path: Path) -> tuple[Expectation, ...]:
 
 def parse_expectations(document: Mapping[str, Any]) -> tuple[Expectation, ...]:
     """The expectations of a parsed file; ValueError saying what is wrong."""
+    from emissions_etl.resources import RESOURCES  # its schemas: only when a file is read
+
     covered = {name for name, spec in RESOURCES.items() if spec.coverage is not None}
     top = {key: value for key, value in document.items() if not isinstance(value, dict)}
     _only(top, (*SAID, "due_day"), "the file's top level")
@@ -83,6 +84,8 @@ def _resource(resource: str, table: Mapping[str, Any]) -> list[Expectation]:
     _only(table, (*SAID, "entities"), f"[{resource}]")
     if not isinstance(entities, dict):
         raise ValueError(f"[{resource}] entities: give a table of entities by name")
+    from emissions_etl.resources import RESOURCES
+
     spec = RESOURCES[resource].coverage
     if entities and spec is not None and spec.entity is None:
         raise ValueError(

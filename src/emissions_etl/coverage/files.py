@@ -10,7 +10,7 @@ import openpyxl
 
 from emissions_etl.coverage.matrix import LEGEND, matrix, months_of
 from emissions_etl.coverage.reading import Coverage
-from emissions_etl.inventory.files import write_atomically, write_csv
+from emissions_etl.inventory.files import write_atomically
 from emissions_etl.inventory.table import cell_value
 from emissions_etl.inventory.workbook import write_rows
 from emissions_etl.storage import AnyPath, is_folder
@@ -31,12 +31,13 @@ def write_coverage_file(coverage: Coverage, out: Path) -> Path:
     """Write ``out`` (.csv: the rows; .xlsx: the rows, the matrix, About); OSError if it
     cannot be written."""
     check_coverage_target(out)
+    if out.suffix.lower() == ".csv":  # every row, written by pandas at once
+        write_atomically(out, lambda path: coverage.rows.to_csv(
+            path, index=False, na_rep="", date_format="%Y-%m-%d"))  # fmt: skip
+        return out
     header = list(coverage.rows.columns)
     rows = [[cell_value(cell) for cell in row] for row in coverage.rows.itertuples(index=False)]
-    if out.suffix.lower() == ".csv":
-        write_atomically(out, lambda path: write_csv(path, header, rows))
-    else:
-        write_atomically(out, lambda path: _workbook(coverage, header, rows, path))
+    write_atomically(out, lambda path: _workbook(coverage, header, rows, path))
     return out
 
 

@@ -7,6 +7,7 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 #: A cell's mark, and what it means.
@@ -34,30 +35,40 @@ def months_of(rows: pd.DataFrame) -> list[dt.date]:
     """Every month from the first period's to the last one's end."""
     if rows.empty:
         return []
-    spans = [
-        period_months(pd.Timestamp(month).date(), str(cadence))
-        for month, cadence in zip(rows["month"], rows["cadence"], strict=True)
-    ]
+    spans = _spans(rows).values()
     first = min(months[0] for months in spans)
     last = max(months[-1] for months in spans)
     return _range(first, last)
 
 
+def _spans(rows: pd.DataFrame) -> dict[tuple[object, str], list[dt.date]]:
+    """The months of each (period, cadence) the rows hold: a few dozen, whatever the rows."""
+    pairs = rows[["month", "cadence"]].drop_duplicates()
+    return {
+        (month, str(cadence)): period_months(pd.Timestamp(month).date(), str(cadence))
+        for month, cadence in zip(pairs["month"], pairs["cadence"], strict=True)
+    }
+
+
 def matrix(rows: pd.DataFrame, months: Sequence[dt.date]) -> list[MatrixRow]:
-    """One ``MatrixRow`` per resource and entity of ``rows``, in their order."""
+    """One ``MatrixRow`` per resource and entity of ``rows``, in their order (the marks set
+    as one array: a warehouse's thousands of entities at once)."""
+    if rows.empty:
+        return []
     index = {month: n for n, month in enumerate(months)}
-    found: dict[tuple[str, str], list[str]] = {}
-    columns = ("resource", "entity", "month", "cadence", "status", "overdue")
-    for resource, entity, start, cadence, status, overdue in zip(
-        *(rows[name] for name in columns), strict=True
-    ):
-        key = (str(resource), str(entity) or ORGANIZATION_ROW)
-        marks = found.setdefault(key, [NOT_EXPECTED] * len(months))
-        for month in period_months(pd.Timestamp(start).date(), str(cadence)):
-            if month in index:
-                marks[index[month]] = mark(str(status), bool(overdue))
-    return [MatrixRow(resource, entity, tuple(marks)) for (resource, entity), marks in
-            found.items()]  # fmt: skip
+    spans = {key: [index[m] for m in span if m in index] for key, span in _spans(rows).items()}
+    received, overdue = rows["status"] == "received", rows["overdue"].astype(bool)
+    cells = pd.DataFrame({
+        "entity": rows.groupby(["resource", "entity"], sort=False).ngroup().to_numpy(),
+        "cell": [spans[(m, str(c))] for m, c in zip(rows["month"], rows["cadence"], strict=True)],
+        "mark": np.where(received, RECEIVED, np.where(overdue, OVERDUE, MISSING)),
+    }).explode("cell").dropna(subset=["cell"])  # fmt: skip
+    names = rows[["resource", "entity"]].drop_duplicates()
+    grid = np.full((len(names), len(months)), NOT_EXPECTED, dtype=object)
+    grid[cells["entity"].to_numpy(int), cells["cell"].to_numpy(int)] = cells["mark"].to_numpy()
+    return [MatrixRow(str(resource), str(entity) or ORGANIZATION_ROW, tuple(marks))
+            for (resource, entity), marks in zip(names.itertuples(index=False), grid,
+                                                 strict=True)]  # fmt: skip
 
 
 def matrix_text(rows: pd.DataFrame) -> list[str]:
@@ -77,12 +88,6 @@ def matrix_text(rows: pd.DataFrame) -> list[str]:
 
     return [line("resource", "entity", heads), *(line(r.resource, r.entity, r.marks)
                                                  for r in found)]  # fmt: skip
-
-
-def mark(status: str, overdue: bool) -> str:
-    if status == "received":
-        return RECEIVED
-    return OVERDUE if overdue else MISSING
 
 
 def period_label(month: object, cadence: str) -> str:

@@ -16,8 +16,7 @@ import pandas as pd
 
 from emissions_etl.coverage.expectations import read_expectations
 from emissions_etl.errors import ConfigurationError, InputError
-from emissions_etl.inventory.estimates import today
-from emissions_etl.warehouse import COVERAGE_COLUMNS, Warehouse
+from emissions_etl.warehouse import COVERAGE_COLUMNS, Warehouse, today
 
 #: Whether the coverage relations exist (a warehouse last written by an older version has none).
 HAS_COVERAGE = """

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from emissions_etl.errors import InputError
-from emissions_etl.warehouse import ESTIMATE_COLUMNS, Warehouse
+from emissions_etl.warehouse import ESTIMATE_COLUMNS, Warehouse, today
 
 HAS_COVERAGE = """
     SELECT count(*) AS n FROM information_schema.tables
@@ -41,11 +41,6 @@ class Estimates:
 
     as_of: dt.date | None = None
     rows: pd.DataFrame | None = None
-
-
-def today() -> dt.date:
-    """Today in UTC, as the warehouse reads it."""
-    return dt.datetime.now(dt.UTC).date()
 
 
 def read_estimates(

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from emissions_etl.inventory.estimates import filed_estimates, today
+from emissions_etl.inventory.estimates import filed_estimates
 from emissions_etl.inventory.filed import FiledInventory
-from emissions_etl.warehouse import Warehouse
+from emissions_etl.warehouse import Warehouse, today
 
 #: The columns of the estimates' table, as files and the report show them.
 ESTIMATE_CHANGE_COLUMNS = ("change", "resource", "entity", "month", "estimate_kg when filed",

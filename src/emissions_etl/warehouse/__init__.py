@@ -20,6 +20,7 @@ from emissions_etl.warehouse._coverage import (
     CoverageEntity,
     CoverageRule,
     Expectation,
+    today,
 )
 from emissions_etl.warehouse._coverage_sql import DEFAULT_DUE_DAY
 from emissions_etl.warehouse._filed import (
@@ -79,4 +80,5 @@ __all__ = [
     "check_approach",
     "inventory_records_sql",
     "parse_memory",
+    "today",
 ]

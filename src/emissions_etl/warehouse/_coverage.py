@@ -79,6 +79,11 @@ class Expectation:
     due_day: int | None = None
 
 
+def today() -> dt.date:
+    """Today in UTC: the day the view ``coverage`` is read as of through ``Warehouse.query``."""
+    return dt.datetime.now(dt.UTC).date()
+
+
 def declare(con: duckdb.DuckDBPyConnection, resource: str, rule: CoverageRule | None) -> None:
     """Keep ``resource``'s rule (None forgets it) and recompose the coverage; nothing is
     written when the warehouse holds that rule already. A rule the relations cannot bind is
