@@ -74,3 +74,23 @@ def test_a_late_file_closes_the_gap_and_the_next_nightly_is_not_overdue(
         markdown
     )
     assert f"**Arrived:** wastes Madrid Warehouse {BETWEEN:%Y-%m}" in markdown
+
+
+def test_the_expectations_the_worker_is_given_are_stored_and_read(
+    flow_env: Tenant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flows.nightly import nightly_load
+
+    expectations = flow_env.workdir / "expected.toml"
+    expectations.write_text('[wastes.entities."Madrid Warehouse"]\nexpected = false\n')
+    monkeypatch.setenv("EMISSIONS_EXPECTATIONS", str(expectations))
+
+    state = run_flow(nightly_load, str(inbox_with(flow_env.workdir, "first", [BEFORE, LAST])))
+
+    assert "overdue" not in flow_run_of(state).tags
+    assert "**0 missing**" in str(artifacts_of(state)["coverage"].data)
+    stored = flow_env.warehouse.query(
+        "SELECT resource, entity, expected, source FROM coverage_expectations WHERE entity IS "
+        "NOT NULL"
+    )
+    assert stored.values.tolist() == [["wastes", "Madrid Warehouse", False, str(expectations)]]

@@ -4,7 +4,8 @@ Everything the ephemeral test harness cannot show: the scheduler service turns t
 cron into scheduled flow runs; a process worker started outside the project runs deployments
 configured only by the Prefect variables and Secret block that prefect-setup wrote; runs it
 starts together on one warehouse take turns; the UI's filters find every run; the server's
-automations notify a local webhook receiver of a failed and a partial run.
+automations notify a local webhook receiver of a failed and a partial run, and of a nightly that
+found data overdue.
 """
 
 from __future__ import annotations
@@ -30,7 +31,11 @@ from emissions_etl.client import (
 )
 from emissions_etl.connection import resource_limits
 from emissions_etl.errors import ConfigurationError
-from emissions_etl.orchestration.alerts import FAILED_AUTOMATION, PARTIAL_AUTOMATION
+from emissions_etl.orchestration.alerts import (
+    FAILED_AUTOMATION,
+    OVERDUE_AUTOMATION,
+    PARTIAL_AUTOMATION,
+)
 from emissions_etl.orchestration.config import SECRET_BLOCK, VARIABLES
 from emissions_etl.orchestration.setup import (
     POOL,
@@ -120,8 +125,9 @@ def prepared(
     output: list[str] = []
     started = time.monotonic()
     setup_prefect(
-        settings, project_dir=PROJECT, notify=ALERTS_BLOCK, notify_partial=True, say=output.append
-    )
+        settings, project_dir=PROJECT, notify=ALERTS_BLOCK, notify_partial=True,
+        notify_overdue=True, say=output.append,
+    )  # fmt: skip
     return PreparedServer(real_prefect_server, org, workdir, output, time.monotonic() - started)
 
 
@@ -387,11 +393,12 @@ def test_setup_gives_the_warehouse_a_turn_and_the_deployments_their_alerts(
         limit = client.read_global_concurrency_limit_by_name(name)
         failed = client.read_automations_by_name(FAILED_AUTOMATION)
         partial = client.read_automations_by_name(PARTIAL_AUTOMATION)
+        overdue = client.read_automations_by_name(OVERDUE_AUTOMATION)
 
     assert (limit.limit, limit.active) == (1, True)
     assert any(line.startswith(f"global concurrency limit {name} (1 slot): created") for line in
                prepared.output)  # fmt: skip
-    assert (len(failed), len(partial)) == (1, 1)
+    assert (len(failed), len(partial), len(overdue)) == (1, 1, 1)
     assert f"automation {FAILED_AUTOMATION!r} through {ALERTS_BLOCK} (3 deployments): created" in (
         prepared.output
     )
@@ -614,20 +621,36 @@ def test_the_automations_notify_the_webhook_of_a_failed_and_a_partial_run(
 ) -> None:
     failed, partial = runs_together.wastes, runs_together.nightly_b
 
-    def about(run: Any) -> Any:
-        return lambda body: isinstance(body, dict) and run.name in str(body.get("subject"))
+    def about(run: Any, ended: str) -> Any:
+        subject = f"emissions-etl: {run.name} {ended}"
+        return lambda body: isinstance(body, dict) and body.get("subject") == subject
 
-    webhook_receiver.wait_for(about(failed), ALERT_WAIT)
-    received = webhook_receiver.wait_for(about(partial), ALERT_WAIT)
+    webhook_receiver.wait_for(about(failed, "failed"), ALERT_WAIT)
+    received = webhook_receiver.wait_for(about(partial, "completed"), ALERT_WAIT)
 
-    [on_failure] = [body for body in received if about(failed)(body)]
-    assert on_failure["subject"] == f"emissions-etl: {failed.name} failed"
+    [on_failure] = [body for body in received if about(failed, "failed")(body)]
     assert "register.xlsx: [" in on_failure["body"]
     assert "load-wastes" in on_failure["body"]
-    [on_partial] = [body for body in received if about(partial)(body)]
-    assert on_partial["subject"] == f"emissions-etl: {partial.name} completed"
+    [on_partial] = [body for body in received if about(partial, "completed")(body)]
     assert ": partial: 1 file; rows read 4, rejected 1," in on_partial["body"]
-    assert not [body for body in received if about(runs_together.nightly_a)(body)]
+    assert not [body for body in received if about(runs_together.nightly_a, "completed")(body)]
+
+
+@pytest.mark.timeout(600)
+def test_the_overdue_automation_notifies_the_webhook_of_a_nightly_that_found_data_overdue(
+    runs_together: RunsTogether, webhook_receiver: WebhookReceiver
+) -> None:
+    clean = runs_together.nightly_a  # loaded every row: its months between them are missing
+    subject = f"emissions-etl: {clean.name} found data overdue"
+
+    received = webhook_receiver.wait_for(
+        lambda body: isinstance(body, dict) and body.get("subject") == subject, ALERT_WAIT
+    )
+
+    [on_overdue] = [body for body in received if body.get("subject") == subject]
+    assert "found data overdue: " in on_overdue["body"]
+    assert " overdue) in the twelve months to " in on_overdue["body"]
+    assert "overdue" in clean.tags
 
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -671,7 +694,7 @@ def test_the_ui_lists_the_runs_of_the_deployment_and_shows_their_artifacts(
                 )
             )
         }
-    assert set(artifacts) == {"summary", "rejects", "report"}
+    assert set(artifacts) == {"summary", "rejects", "report", "coverage"}
     assert artifacts["summary"].key == "emissions-nightly-summary"  # the deployment's name
 
     with sync_playwright() as playwright:
