@@ -10,7 +10,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from emissions_etl.warehouse import Warehouse
+from emissions_etl.resources import RESOURCES
+from emissions_etl.warehouse import Warehouse, WarehouseWriter
 
 _BUILT_IN = Path(tempfile.mkdtemp(prefix="emissions-etl-built-warehouses-"))
 atexit.register(shutil.rmtree, _BUILT_IN, ignore_errors=True)
@@ -38,3 +39,14 @@ def empty_warehouse(path: Path | str) -> Path:
 def _write_empty(path: Path) -> None:
     with Warehouse(path).writer():
         pass
+
+
+def describe_every_resource(writer: WarehouseWriter) -> None:
+    """What a load of each resource tells the warehouse before its first row: what its co2e
+    means, and its inventory and coverage rules."""
+    for spec in RESOURCES.values():
+        writer.catalog.describe_resource(
+            spec.name, is_aggregate=spec.readback.is_aggregate, description=spec.description
+        )
+        writer.inventory.declare_inventory_rule(spec.name, spec.inventory)
+        writer.coverage.declare_coverage_rule(spec.name, spec.coverage)

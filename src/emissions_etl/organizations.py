@@ -220,3 +220,25 @@ def from_public(
             )
         )
     return found
+
+
+def one_organization(held: Sequence[str | None], given: str | None, what: str) -> str | None:
+    """The organization a reading of a warehouse is of: ``given`` when the warehouse holds it
+    (``held``: the organizations its rows name; None, not recorded), else the only one it
+    holds (None for a warehouse written before organizations were recorded). Several and none
+    named, or one it does not hold, is a ConfigurationError saying ``what`` is one
+    organization's (``an inventory``, ``the coverage``)."""
+    ids = sorted({str(org) for org in held if org is not None})
+    named = ", ".join(ids) or "no organization id"
+    if given is not None:
+        if given not in ids:
+            raise ConfigurationError(
+                f"--organization {given}: this warehouse holds no record of it (it holds {named})"
+            )
+        return given
+    if len(ids) > 1:
+        raise ConfigurationError(
+            f"this warehouse holds {len(ids)} organizations ({named}): {what} is one "
+            "organization's, name it with --organization"
+        )
+    return ids[0] if ids else None

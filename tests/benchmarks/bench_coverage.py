@@ -33,9 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from emissions_etl.coverage import CoverageRequest, read_coverage  # noqa: E402
 from emissions_etl.inventory import Estimates, read_inventory  # noqa: E402
-from emissions_etl.resources import RESOURCES  # noqa: E402
 from emissions_etl.warehouse import Warehouse, WarehouseWriter  # noqa: E402
 from tests.benchmarks.results import write_results  # noqa: E402
+from tests.built_warehouses import describe_every_resource  # noqa: E402
 
 VEHICLES, FACILITIES, EMPLOYEES = 2_000, 300, 4_000
 MONTHS = [dt.date(2025 + m // 12, m % 12 + 1, 1) for m in range(24)]
@@ -51,12 +51,7 @@ ETL = Path(sys.executable).with_name("emissions-etl")
 def land_all(warehouse: Warehouse, records: int) -> None:
     rng = np.random.default_rng(50)
     with warehouse.writer() as writer:
-        for spec in RESOURCES.values():
-            writer.catalog.describe_resource(
-                spec.name, is_aggregate=spec.readback.is_aggregate, description=spec.description
-            )
-            writer.inventory.declare_inventory_rule(spec.name, spec.inventory)
-            writer.coverage.declare_coverage_rule(spec.name, spec.coverage)
+        describe_every_resource(writer)
         writer.records.land_facilities(pd.DataFrame({
             "facility_id": [f"fac-{n}" for n in range(FACILITIES)],
             "name": [f"Site {n}" for n in range(FACILITIES)], "status": "active",

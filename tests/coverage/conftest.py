@@ -29,9 +29,8 @@ from typing import Any
 
 import pandas as pd
 
-from emissions_etl.resources import RESOURCES
 from emissions_etl.warehouse import Warehouse, WarehouseTarget, WarehouseWriter
-from tests.built_warehouses import copy_of_built
+from tests.built_warehouses import copy_of_built, describe_every_resource
 
 YEAR = 2025
 AS_OF = dt.date(2026, 1, 5)
@@ -107,12 +106,7 @@ def build_gaps_warehouse(location: Path | str) -> Warehouse:
 def _gaps_warehouse(location: Path | str) -> Warehouse:
     warehouse = Warehouse(location, organization_id=ORGANIZATION)
     with warehouse.writer() as writer:
-        for spec in RESOURCES.values():
-            writer.catalog.describe_resource(
-                spec.name, is_aggregate=spec.readback.is_aggregate, description=spec.description
-            )
-            writer.inventory.declare_inventory_rule(spec.name, spec.inventory)
-            writer.coverage.declare_coverage_rule(spec.name, spec.coverage)
+        describe_every_resource(writer)
         writer.records.land_facilities(FACILITIES)
         land(writer, "vehicles", [
             (remote_id, None, 0.0, {"license_plate": plate, "status": status, "ownership": "owned"})

@@ -15,7 +15,8 @@ from pathlib import Path
 import pandas as pd
 
 from emissions_etl.coverage.expectations import read_expectations
-from emissions_etl.errors import ConfigurationError, InputError
+from emissions_etl.errors import InputError
+from emissions_etl.organizations import one_organization
 from emissions_etl.warehouse import COVERAGE_COLUMNS, Warehouse, today
 
 #: Whether the coverage relations exist (a warehouse last written by an older version has none).
@@ -112,7 +113,7 @@ def read_coverage(warehouse: Warehouse, request: CoverageRequest) -> Coverage:
                 "load with this version adds it",
             )
         held = _held(warehouse)
-    organization = _organization(held, request.organization)
+    organization = one_organization(held, request.organization, "the coverage")
     if expectations is not None:
         store = Warehouse(warehouse.target, organization_id=organization, memory=warehouse.memory)
         with store.writer() as writer:
@@ -138,20 +139,4 @@ def _held(warehouse: Warehouse) -> list[str | None]:
     return [None if pd.isna(org) else str(org) for org in found]
 
 
-def _organization(held: list[str | None], given: str | None) -> str | None:
-    """``given`` when the warehouse holds it; else its one organization (ConfigurationError
-    when it holds several: the coverage, as the inventory, is one organization's)."""
-    named = sorted(str(org) for org in held if org is not None)
-    if given is not None:
-        if given not in named:
-            holds = ", ".join(named) or "no organization id"
-            raise ConfigurationError(
-                f"--organization {given}: this warehouse holds no record of it (it holds {holds})"
-            )
-        return given
-    if len(named) > 1:
-        raise ConfigurationError(
-            f"this warehouse holds {len(named)} organizations ({', '.join(named)}): the "
-            "coverage is one organization's, name it with --organization"
-        )
-    return named[0] if named else None
+

@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from emissions_etl.errors import ConfigurationError, InputError
+from emissions_etl.errors import InputError
 from emissions_etl.inventory.esrs import esrs_lines
 from emissions_etl.inventory.estimates import Estimates, as_grouped_rows, read_estimates
 from emissions_etl.inventory.years import ComparedYear, compared_years, comparison_table
+from emissions_etl.organizations import one_organization
 from emissions_etl.warehouse import DEFAULT_APPROACH, Warehouse, check_approach
 
 if TYPE_CHECKING:
@@ -254,20 +255,7 @@ def _organization(rows: pd.DataFrame, given: str | None) -> str | None:
     """The organization the inventory is of: ``given``, else the only one the rows name (None
     for a warehouse written before organizations were recorded). An inventory is one
     organization's: several without one named is a ConfigurationError, as is one not held."""
-    held = sorted({str(org) for org in rows["organization_id"].dropna()})
-    named = ", ".join(held) or "no organization id"
-    if given is not None:
-        if given not in held:
-            raise ConfigurationError(
-                f"--organization {given}: this warehouse holds no record of it (it holds {named})"
-            )
-        return given
-    if len(held) > 1:
-        raise ConfigurationError(
-            f"this warehouse holds {len(held)} organizations ({named}): an inventory is one "
-            "organization's, name it with --organization"
-        )
-    return held[0] if held else None
+    return one_organization(list(rows["organization_id"].dropna()), given, "an inventory")
 
 
 def _summed(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
