@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from emissions_etl.domain.references import ListingApi, References, fetch_references
 from emissions_etl.loading.ports import LoadWarehouse, RemoteRecords
-from emissions_etl.resources import ResourceSpec
+from emissions_etl.resources import RESOURCES, ResourceSpec
 
 
 def describe(writer: LoadWarehouse, spec: ResourceSpec) -> None:
     """Record what the resource's co2e means, (re)create its analyst view and declare where its
-    records sit in the inventory and in time."""
+    records sit in the inventory and in time; and, for a resource whose records are entities
+    another resource is expected of (vehicles, of their consumptions), that one's coverage
+    rule too: vehicles loaded before any fuel file are each expected every month."""
     writer.catalog.describe_resource(
         spec.name, is_aggregate=spec.readback.is_aggregate, description=spec.description
     )
@@ -23,6 +25,10 @@ def describe(writer: LoadWarehouse, spec: ResourceSpec) -> None:
     )
     writer.inventory.declare_inventory_rule(spec.name, spec.inventory)
     writer.coverage.declare_coverage_rule(spec.name, spec.coverage)
+    for other in RESOURCES.values():
+        entity = other.coverage.entity if other.coverage is not None else None
+        if entity is not None and entity.resource == spec.name:
+            writer.coverage.declare_coverage_rule(other.name, other.coverage)
 
 
 def references_of(api: ListingApi, records: RemoteRecords, spec: ResourceSpec) -> References:

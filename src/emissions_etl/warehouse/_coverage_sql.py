@@ -175,9 +175,10 @@ WITH clock AS (
 ), extent AS (
     SELECT owner, resource, ekey, min(month) AS first_month, max(month) AS last_month
     FROM monthly GROUP BY ALL
-), first_years AS (  -- the first year of each organization's records
-    SELECT owner, CAST(date_trunc('year', min(first_month)) AS DATE) AS start
-    FROM extent GROUP BY owner
+), first_years AS (  -- the first year of each organization's dated records, of any resource
+    SELECT coalesce(organization_id, '') AS owner,
+           CAST(date_trunc('year', min(activity_date)) AS DATE) AS start
+    FROM remote_records WHERE activity_date IS NOT NULL GROUP BY ALL
 ), entities AS (
     {entities}
 ), subjects AS (
