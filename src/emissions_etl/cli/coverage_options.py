@@ -49,8 +49,9 @@ WithEstimatesOption = Annotated[
     bool,
     typer.Option(
         "--with-estimates",
-        help="Add the estimates of missing months (the view coverage, as of today) to their "
-        "lines, under a column 'estimated (t)', with the share of each line estimated.",
+        help="Add the estimates of missing months (the warehouse's coverage, as of --as-of "
+        "where the command takes it, else today) to their lines, under a column 'estimated "
+        "(t)', with the share of each line estimated (estimated (%)).",
     ),
 ]
 

@@ -137,6 +137,3 @@ def _held(warehouse: Warehouse) -> list[str | None]:
     """The organizations the warehouse holds records of (None: not recorded)."""
     found = warehouse.query(ORGANIZATIONS)["organization_id"]
     return [None if pd.isna(org) else str(org) for org in found]
-
-
-
