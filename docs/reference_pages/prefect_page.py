@@ -20,7 +20,12 @@ from emissions_etl.connection import resource_limits
 from emissions_etl.orchestration import alerts, warehouse_turns
 from emissions_etl.orchestration.config import SECRET_BLOCK, VARIABLES
 from emissions_etl.orchestration.organizations import KEY_BLOCK_PREFIX, ORGANIZATIONS_VARIABLE
-from emissions_etl.orchestration.run_states import PARTIAL_PREFIX, PARTIAL_TAG
+from emissions_etl.orchestration.run_states import (
+    OVERDUE_EVENT,
+    OVERDUE_TAG,
+    PARTIAL_PREFIX,
+    PARTIAL_TAG,
+)
 from emissions_etl.orchestration.setup import POOL, WORKER_COMMAND
 from emissions_etl.orchestration.steps import FLOWS_PACKAGE, MARKER
 from emissions_etl.orchestration.table_sources import PASSWORD_BLOCK_PREFIX, SOURCES_VARIABLE
@@ -288,6 +293,11 @@ def _automations() -> str:
          f"a run completes with rejected or failed rows ({code(alerts.COMPLETED_EVENT)}, its "
          f"message begins {code(PARTIAL_PREFIX.strip())}, its tag is {code(PARTIAL_TAG)})",
          "`prefect-setup --notify BLOCK --notify-partial`; `--no-notify-partial` removes it"],
+        [code(alerts.OVERDUE_AUTOMATION),
+         f"a nightly finds data overdue: a gap of the inventory's coverage past its due date "
+         f"(it emits {code(OVERDUE_EVENT)}, its tag is {code(OVERDUE_TAG)}; the body says what "
+         "is overdue)",
+         "`prefect-setup --notify BLOCK --notify-overdue`; `--no-notify-overdue` removes it"],
     ]  # fmt: skip
     return "## Automations\n\n" + (
         "They tell someone through a block named as Prefect names blocks, `<type>/<name>` "

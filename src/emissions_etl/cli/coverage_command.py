@@ -15,9 +15,10 @@ from typing import Annotated
 import typer
 
 from emissions_etl.cli.coverage_options import AsOfOption, DueDayOption, ExpectationsOption
+from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE
 from emissions_etl.cli.file_arguments import ANYWHERE
 from emissions_etl.cli.organization_options import InventoryOrganizationOption, OrganizationsOption
-from emissions_etl.cli.quick_exit import EXIT_FAILED, EXIT_UNUSABLE, fail_now, one_line
+from emissions_etl.cli.quick_exit import fail_now, one_line
 from emissions_etl.cli.warehouse_options import (
     WarehouseDataOption,
     WarehouseMemoryOption,
@@ -26,8 +27,9 @@ from emissions_etl.cli.warehouse_options import (
     WarehouseThreadsOption,
 )
 
-#: Exit code of a run that finds a gap past its due date.
-EXIT_OVERDUE = 1
+#: Exit code of a run that finds a gap past its due date: done, with something to fix, as a
+#: load with rejected rows ends.
+EXIT_OVERDUE = EXIT_REJECTS
 
 
 def coverage_command(

@@ -81,6 +81,13 @@ COMMAND_EXITS: Mapping[str, Mapping[int, str]] = MappingProxyType(
             "used, or the year has no record.",
             EXIT_FAILED: "The warehouse cannot be read or written.",
         },
+        "coverage": {
+            EXIT_OK: "Nothing expected is overdue (the matrix and the gaps were printed).",
+            EXIT_REJECTS: "A gap is overdue: expected data past its due date is missing.",
+            EXIT_UNUSABLE: "An option, the expectations file, the organization, the output name "
+            "or the warehouse file cannot be used.",
+            EXIT_FAILED: "The warehouse cannot be read or written.",
+        },
         "profiles": {
             EXIT_OK: "The profiles, or the one named, were shown.",
             EXIT_UNUSABLE: "No profile has that name.",
