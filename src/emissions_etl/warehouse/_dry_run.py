@@ -18,6 +18,7 @@ import duckdb
 import pandas as pd
 
 from emissions_etl.warehouse._connection import fetch_frame
+from emissions_etl.warehouse._coverage import CoverageRule
 from emissions_etl.warehouse._delete_insert import OWN, staged
 from emissions_etl.warehouse._inventory import InventoryRule
 from emissions_etl.warehouse._mappings import WarehouseMappings
@@ -162,7 +163,7 @@ class DryRunRecords(WarehouseRemoteRecords):
 
 
 class NoDescriptions:
-    """What a resource is, its view and its inventory rule: left as they are."""
+    """What a resource is, its view, its inventory and coverage rules: left as they are."""
 
     def describe_resource(self, resource: str, *, is_aggregate: bool, description: str) -> None:
         return None
@@ -173,6 +174,9 @@ class NoDescriptions:
         return None
 
     def declare_inventory_rule(self, resource: str, rule: InventoryRule | None) -> None:
+        return None
+
+    def declare_coverage_rule(self, resource: str, rule: CoverageRule | None) -> None:
         return None
 
 
@@ -187,4 +191,5 @@ class DryRunParts:
         self.marks = DryRunMarks(con, organization_id)
         self.catalog = NoDescriptions()
         self.inventory = NoDescriptions()
+        self.coverage = NoDescriptions()
         self.records = DryRunRecords(con, organization_id)
