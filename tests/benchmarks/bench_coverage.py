@@ -63,8 +63,10 @@ def land_all(warehouse: Warehouse, records: int) -> None:
               [{"email": f"e{n}@example.es", "situation": "active"} for n in range(EMPLOYEES)])
         periods = _commuting(writer, rng)
         rest = max(records - periods, 0)
-        for name, share in SHARES.items():
-            _activity(writer, rng, name, int(rest * share / sum(SHARES.values())))
+        counts = {name: int(rest * share / sum(SHARES.values())) for name, share in SHARES.items()}
+        counts["vehicle_consumptions"] += rest - sum(counts.values())  # the rounding's remainder
+        for name, count in counts.items():
+            _activity(writer, rng, name, count)
 
 
 def _commuting(writer: WarehouseWriter, rng: np.random.Generator) -> int:
@@ -80,11 +82,13 @@ def _activity(writer: WarehouseWriter, rng: np.random.Generator, name: str, coun
     """``count`` records of ``name`` over the months, each entity missing about GAPS of its
     months (the organization's resources: none)."""
     entities = {"vehicle_consumptions": VEHICLES, "wastes": FACILITIES}.get(name, 1)
-    months = rng.integers(0, len(MONTHS), count)
-    owners = rng.integers(0, entities, count)
-    kept = rng.random(entities * len(MONTHS)) > (GAPS if entities > 1 else 0)
+    gaps = GAPS if entities > 1 else 0
+    drawn = int(count / (1 - gaps)) + 1  # enough that ``count`` remain once the gaps are out
+    months = rng.integers(0, len(MONTHS), drawn)
+    owners = rng.integers(0, entities, drawn)
+    kept = rng.random(entities * len(MONTHS)) > gaps
     keep = kept[owners * len(MONTHS) + months]
-    months, owners = months[keep], owners[keep]
+    months, owners = months[keep][:count], owners[keep][:count]
     days = rng.integers(0, 28, len(months))
     for start in range(0, len(months), BATCH):
         part = slice(start, start + BATCH)
