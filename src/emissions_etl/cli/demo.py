@@ -23,6 +23,7 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from emissions_etl.client import ApiKeyAuth, EmissionsClient
 from emissions_etl.errors import ConfigurationError, EmissionsEtlError
@@ -179,14 +180,16 @@ def run_demo(
             + "\n".join(tail)
         )
     print_warehouse_summary(Warehouse(warehouse_path), console, consolidation=consolidation)
-    console.print(f"\nwarehouse: [bold]{warehouse_path}[/]  (flow log: {workdir / 'flow.log'})")
+    console.print(Text.assemble("\nwarehouse: ", (str(warehouse_path), "bold"),
+                                f"  (flow log: {workdir / 'flow.log'})"))  # fmt: skip
     from emissions_etl.report import write_report  # plotly loads only here
 
     report = write_report(
         Warehouse(warehouse_path), workdir / "report.html", consolidation=consolidation,
         as_of=DEMO_AS_OF,
     )  # fmt: skip
-    console.print(f"report: [bold]{report.path}[/]  (open it in a browser; it needs no network)")
+    console.print(Text.assemble("report: ", (str(report.path), "bold"),
+                                "  (open it in a browser; it needs no network)"))  # fmt: skip
 
 
 def empty_output_folder(workdir: Path) -> None:
@@ -233,7 +236,8 @@ def print_warehouse_summary(
     rejects = warehouse.query(
         'SELECT file, sheet, "row", "column", value, code, message FROM rejects_latest'
     )
-    console.print(f"\n[bold]Rejected cells[/]: {len(rejects)} (all in the view rejects_latest)")
+    console.print(Text.assemble("\n", ("Rejected cells", "bold"),
+                                f": {len(rejects)} (all in the view rejects_latest)"))  # fmt: skip
     for reject in rejects.head(MAX_REJECTS_SHOWN).to_dict("records"):
         sheet = f" sheet {reject['sheet']}" if reject["sheet"] else ""
         console.print(
@@ -296,9 +300,12 @@ def print_inventory_totals(
         )
     console.print(table)
     console.print(
-        f"total GHG emissions ({consolidation.replace('_', ' ')}, location-based): "
-        f"[bold]{inventory.total_kg / 1000:,.1f} t co2e[/]; all activity co2e "
-        f"{inventory.activity_kg / 1000:,.1f} t (the lines after the total are not in it)"
+        Text.assemble(
+            f"total GHG emissions ({consolidation.replace('_', ' ')}, location-based): ",
+            (f"{inventory.total_kg / 1000:,.1f} t co2e", "bold"),
+            f"; all activity co2e {inventory.activity_kg / 1000:,.1f} t (the lines after the "
+            "total are not in it)",
+        )
     )
 
 

@@ -21,6 +21,7 @@ def profiles_command(
 ) -> None:
     """List the export profiles (SAP, Concur, fuel cards, TMS...) and the resource each feeds."""
     from rich.table import Table
+    from rich.text import Text
 
     from emissions_etl.profiles.catalog import all_profiles, profile_named
     from emissions_etl.resources import RESOURCES
@@ -39,9 +40,10 @@ def profiles_command(
         profile = profile_named(name)
     except ValueError as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
-    out.print(f"[bold]{profile.name}[/] -> {profile.resource}: {profile.description}")
+    out.print(Text.assemble((profile.name, "bold"), f" -> {profile.resource}: "
+                            f"{profile.description}"))  # fmt: skip
     if profile.system:
-        out.print(profile.system, markup=False)
+        out.print(profile.system)
     layout = Table("source column (* required)", "also written", "meaning", "example")
     for source in profile.sources:
         first, *others = source.headers or (source.key,)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
-from rich.markup import escape
+from rich.text import Text
 
 # The codes are declared once (exit_codes); named here too for the commands that import them here.
 from emissions_etl.cli.exit_codes import EXIT_FAILED as EXIT_FAILED
@@ -36,20 +36,22 @@ if TYPE_CHECKING:
 REJECTS_SHOWN = 10
 _PIPED_WIDTH = 10_000
 
-out = Console(width=None if sys.stdout.isatty() else _PIPED_WIDTH)
-err = Console(stderr=True, width=None if sys.stderr.isatty() else _PIPED_WIDTH)
+# No markup: whatever a file, the warehouse or the service holds is printed as it is (a cell
+# reading "[/x]" or "[bold]" is text, never a style nor a crash); styles are given as Text.
+out = Console(width=None if sys.stdout.isatty() else _PIPED_WIDTH, markup=False)
+err = Console(stderr=True, width=None if sys.stderr.isatty() else _PIPED_WIDTH, markup=False)
 
 
 def fail(message: str, code: int) -> typer.Exit:
     """Print one line on stderr and return the Exit to raise."""
-    # Escaped: a file's or sheet's name in brackets is text, not a style (nor a crash).
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True,
-              markup=True)  # fmt: skip
+    err.print(Text.assemble(("error:", "bold red"), " ", message), highlight=False,
+              soft_wrap=True)  # fmt: skip
     return typer.Exit(code)
 
 
 def warn(message: str) -> None:
-    err.print(f"[yellow]warning:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    err.print(Text.assemble(("warning:", "yellow"), " ", message), highlight=False,
+              soft_wrap=True)  # fmt: skip
 
 
 def check_rejects_target(target: AnyPath | None) -> None:
@@ -165,7 +167,7 @@ def load_files(
         resolved = settings_of(organization, resolved)
     webhook_settings = WebhookSettings(**(webhooks or {}), warehouse=resolved.warehouse)
     options = LoadOptions(strict=strict, dry_run=dry_run, **(extra_options or {}))
-    columns = (TextColumn("{task.description}"), TimeElapsedColumn())
+    columns = (TextColumn("{task.description}", markup=False), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True) as progress:
 
         def tracker(label: str):
@@ -215,7 +217,7 @@ def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: AnyPath |
         if s is None:
             continue
         table.add_row(
-            escape(outcome.label), s.resource, s.outcome,
+            outcome.label, s.resource, s.outcome,
             *(count(n) for n in (s.rows_read, s.rows_rejected, s.rows_unchanged, s.rows_loaded,
                                  s.rows_failed)),
             kg(s.co2e_loaded_kg), kg(s.co2e_in_service_kg),
