@@ -19,6 +19,7 @@ from emissions_etl.loading.file_loads import FileOutcome, Planned, load_files
 from emissions_etl.loading.file_plan import PlannedFile, SheetFate
 from emissions_etl.loading.inbox import plan_inbox
 from emissions_etl.loading.pipeline import LoadOptions, refresh_aggregates
+from emissions_etl.loading.progress import PlannedTotals, TenthsLog
 from emissions_etl.loading.table_loads import PlannedTable
 from emissions_etl.orchestration import late_data, organization_runs, run_report, warehouse_turns
 from emissions_etl.orchestration.artifacts import publish_markdown, publish_table
@@ -138,6 +139,7 @@ def _loaded(planned: Planned, options: LoadOptions, organization: str | None) ->
         [planned],
         settings=settings_for(organization),
         options=options,
+        progress=TenthsLog(logger.info, PlannedTotals([planned])),  # a line each tenth
         refresh=False,
         notify=logger.info,  # the webhook's lines and the warehouse's, in the run's logs
     )

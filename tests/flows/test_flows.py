@@ -18,7 +18,7 @@ from emissions_etl.errors import ServerError
 from emissions_etl.loading.file_loads import FileOutcome
 from emissions_etl.orchestration.run_report import MAX_REJECTS_IN_ARTIFACT
 
-from ..pipeline.tenancy import Tenant, tenant, waste_row, write_wastes_xlsx
+from ..pipeline.tenancy import HEADER, Tenant, tenant, waste_row, write_wastes_xlsx
 from ..pipeline.workbooks import LOADS, data_collection
 
 pytestmark = [pytest.mark.flow, pytest.mark.xdist_group("prefect-harness")]
@@ -224,6 +224,29 @@ def test_a_partial_load_resource_run_is_completed_tagged_partial_with_its_counts
     assert (reject["row"], reject["column"], reject["code"]) == ("8", "Facility",
                                                                  "UNKNOWN_FACILITY")  # fmt: skip
     assert remote_waste_count(flow_env) == 4
+
+
+def test_a_load_run_logs_its_progress_each_tenth_of_the_files_rows(flow_env: Tenant) -> None:
+    from emissions_etl_flows.resource import load_resource
+
+    path = flow_env.workdir / "w.csv"
+    lines = [",".join(HEADER), *(",".join("" if cell is None else str(cell)
+                                          for cell in waste_row(n)) for n in range(3_000))]
+    path.write_text("\n".join(lines) + "\n")  # fmt: skip
+
+    state = run_flow(load_resource, "wastes", str(path))
+
+    assert state.is_completed(), (state.name, state.message)
+    found = [re.match(r"w\.csv: (\d+) % of about ([\d,]+) rows \(read ", message)
+             for message in log_messages_of(state)]  # fmt: skip
+    tenths = [(int(match.group(1)), match.group(2)) for match in found if match]
+    assert tenths, log_messages_of(state)
+    [total] = {total for _, total in tenths}  # the csv's bytes over its first lines' length
+    assert abs(int(total.replace(",", "")) - 3_000) <= 30
+    percents = [percent for percent, _ in tenths]
+    assert percents == sorted(set(percents))
+    assert percents[-1] >= 90  # (the estimate may be above the rows: the outcome says the end)
+    assert all(percent % 10 == 0 for percent in percents)
 
 
 def test_a_strict_load_wastes_run_stops_on_rejects_but_publishes_them_and_a_fixed_file_loads(

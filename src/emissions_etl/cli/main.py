@@ -47,7 +47,11 @@ from emissions_etl.cli.webhook_options import (
 )
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from emissions_etl.loading.file_loads import Planned
+    from emissions_etl.loading.file_plan import PlannedFile
+    from emissions_etl.loading.pipeline import LoadOptions, ValidationSummary
     from emissions_etl.storage import AnyPath
 
 app = typer.Typer(
@@ -171,12 +175,11 @@ def validate(
     from emissions_etl.cli.terminal import (
         check_rejects_target,
         print_rejects,
-        print_validation,
         validate_tables,
         write_rejects,
     )
     from emissions_etl.errors import ConfigurationError, InputError
-    from emissions_etl.loading.pipeline import LoadOptions, ValidationSummary, validate_file
+    from emissions_etl.loading.pipeline import LoadOptions
 
     try:
         target = output_path(rejects)
@@ -197,29 +200,7 @@ def validate(
         _warn_sheet_on_csv(planned, sheet)
     except (InputError, ConfigurationError, ValueError) as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
-    unusable: list[str] = []
-    rejects_by_file: dict[AnyPath | str, pd.DataFrame] = {}
-    for path in dict.fromkeys(entry.path for entry in planned):
-        entries = [entry for entry in planned if entry.path == path]
-        results: dict[int, ValidationSummary] = {}
-        problems = []
-        for index, entry in enumerate(entries):
-            if entry.spec is None:
-                continue
-            try:
-                result = validate_file(path, spec=entry.spec,
-                                       options=options.for_sheets(entry.sheets))  # fmt: skip
-            except (InputError, ValueError) as error:
-                problems.append(f"{entry.label}: {error}" if entry.shown_sheets else str(error))
-                continue
-            if result.rows_read == 0:
-                problems.append(f"{entry.where}: no data rows under the header")
-            else:
-                results[index] = result
-        unusable += print_validation(entries, results) + problems
-        if results:
-            found = [result.rejects for result in results.values()]
-            rejects_by_file[path] = pd.concat(found, ignore_index=True)
+    unusable, rejects_by_file = _validate_planned(planned, options)
     found = list(rejects_by_file.values())
     all_rejects = pd.concat(found, ignore_index=True) if found else None
     if target is not None and all_rejects is not None:
@@ -232,6 +213,46 @@ def validate(
         raise typer.Exit(EXIT_UNUSABLE)
     if all_rejects is not None and not all_rejects.empty:
         raise typer.Exit(EXIT_REJECTS)
+
+
+def _validate_planned(
+    planned: Sequence[PlannedFile], options: LoadOptions
+) -> tuple[list[str], dict[AnyPath | str, pd.DataFrame]]:
+    """Each planned file validated (its progress drawn), its lines printed, file by file:
+    the problems of what could not be used, one line each, and each file's rejects."""
+    import pandas as pd
+
+    from emissions_etl.cli.progress_display import shown_progress
+    from emissions_etl.cli.terminal import err, print_validation, say
+    from emissions_etl.errors import InputError
+    from emissions_etl.loading.pipeline import validate_file
+    from emissions_etl.loading.progress import PlannedTotals
+
+    unusable: list[str] = []
+    rejects_by_file: dict[AnyPath | str, pd.DataFrame] = {}
+    with shown_progress(PlannedTotals(planned), err, say, sends=False) as progress:
+        for path in dict.fromkeys(entry.path for entry in planned):
+            entries = [entry for entry in planned if entry.path == path]
+            results: dict[int, ValidationSummary] = {}
+            problems = []
+            for index, entry in enumerate(entries):
+                if entry.spec is None:
+                    continue
+                try:
+                    result = validate_file(path, spec=entry.spec, progress=progress(entry.label),
+                                           options=options.for_sheets(entry.sheets))  # fmt: skip
+                except (InputError, ValueError) as error:
+                    problems.append(f"{entry.label}: {error}" if entry.shown_sheets else str(error))
+                    continue
+                if result.rows_read == 0:
+                    problems.append(f"{entry.where}: no data rows under the header")
+                else:
+                    results[index] = result
+            unusable += print_validation(entries, results) + problems
+            if results:
+                found = [result.rejects for result in results.values()]
+                rejects_by_file[path] = pd.concat(found, ignore_index=True)
+    return unusable, rejects_by_file
 
 
 @app.command()

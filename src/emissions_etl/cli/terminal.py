@@ -149,15 +149,16 @@ def load_files(
     webhooks: Mapping[str, Any] | None = None,
     organization: str | None = None,
 ) -> list[FileOutcome]:
-    """Load with live progress (rows read, sent, calculated per file); stops at the first
-    file that fails, as a command line should. ``settings`` and ``webhooks``: the command's
-    options, over the EMISSIONS_* environment; ``organization``: the one of the organizations
-    file to load for. What the webhook does is printed as it happens
-    (on stderr, above the progress)."""
-    from rich.progress import Progress, TextColumn, TimeElapsedColumn
-
+    """Load with live progress (a bar per file counting its rows to their total, with the
+    rows read, sent and calculated and the time left; a line per stage when stderr is not a
+    terminal); stops at the first file that fails, as a command line should. ``settings``
+    and ``webhooks``: the command's options, over the EMISSIONS_* environment;
+    ``organization``: the one of the organizations file to load for. What the webhook does
+    is printed as it happens (on stderr, above the progress)."""
+    from emissions_etl.cli.progress_display import shown_progress
     from emissions_etl.loading.file_loads import load_files as load_in_order
     from emissions_etl.loading.pipeline import LoadOptions
+    from emissions_etl.loading.progress import PlannedTotals
     from emissions_etl.organizations import settings_of
     from emissions_etl.settings import Settings
     from emissions_etl.webhooks import WebhookSettings
@@ -167,21 +168,8 @@ def load_files(
         resolved = settings_of(organization, resolved)
     webhook_settings = WebhookSettings(**(webhooks or {}), warehouse=resolved.warehouse)
     options = LoadOptions(strict=strict, dry_run=dry_run, **(extra_options or {}))
-    columns = (TextColumn("{task.description}", markup=False), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True) as progress:
-
-        def tracker(label: str):
-            counts = {"read": 0, "sent": 0, "calculated": 0}
-            task = progress.add_task(label)
-
-            def advance(stage: str, rows: int) -> None:
-                counts[stage] = counts.get(stage, 0) + rows
-                shown = " · ".join(f"{name} {value:,}" for name, value in counts.items())
-                progress.update(task, description=f"{label}: {shown}")
-
-            return advance
-
-        return load_in_order(planned, settings=resolved, options=options, progress=tracker,
+    with shown_progress(PlannedTotals(planned), err, say) as progress:
+        return load_in_order(planned, settings=resolved, options=options, progress=progress,
                              keep_going=False, webhooks=webhook_settings,
                              notify=say)  # fmt: skip
 

@@ -15,7 +15,7 @@ from emissions_etl.domain.references import References
 from emissions_etl.domain.rejects import RejectCode, empty_rejects, make_rejects
 from emissions_etl.domain.row_keys import ContentKeys
 from emissions_etl.errors import StrictModeError
-from emissions_etl.loading.options import LoadOptions, source_name
+from emissions_etl.loading.options import LoadOptions, ProgressCallback, source_name
 from emissions_etl.loading.ports import RunLog
 from emissions_etl.loading.validation import validate_batch
 from emissions_etl.profiles.reading import read_batches
@@ -83,13 +83,20 @@ def _repeated_rejects(rows: pd.DataFrame, spec: ResourceSpec) -> pd.DataFrame:
 
 
 def validate_file(
-    path: AnyPath, *, spec: ResourceSpec, options: LoadOptions | None = None
+    path: AnyPath,
+    *,
+    spec: ResourceSpec,
+    options: LoadOptions | None = None,
+    progress: ProgressCallback | None = None,
 ) -> ValidationSummary:
-    """Read and validate a file without the service (``emissions-etl validate``)."""
+    """Read and validate a file without the service (``emissions-etl validate``); ``progress``
+    is told the rows of each batch once validated (stage "read")."""
     options = options or LoadOptions()
     summary = ValidationSummary(0, 0, empty_rejects())
     rejects = [summary.rejects]
     for read, valid, batch_rejects in iter_validated(path, spec, options):
+        if progress is not None:
+            progress("read", read)
         summary.rows_read += read
         summary.rows_valid += len(valid)
         rejects.append(batch_rejects)

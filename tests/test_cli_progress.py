@@ -1,0 +1,102 @@
+"""The progress a person sees: ``load`` and ``validate`` run as the real executable in a
+pseudo-terminal draw a bar per file with its total (the rows the file's size promises) and the
+time left; piped, a load says each stage in a line instead, and draws nothing."""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+from pathlib import Path
+
+from tests.cli_process import run_etl
+from tests.terminal_process import run_in_terminal
+
+from .pipeline.tenancy import HEADER, Tenant, tenant, waste_row
+
+__all__ = ["tenant"]
+_ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+#: A frame of the bar: its rows so far of the total, and the time left (not "-:--:--").
+_FRAME = re.compile(r"([\d,]+) of about ([\d,]+) rows · \S+ elapsed · (\d+:\d\d:\d\d) left")
+
+
+def write_wastes_csv(path: Path, rows: int) -> Path:
+    with path.open("w", newline="") as stream:
+        writer = csv.writer(stream)
+        writer.writerow(HEADER)
+        for n in range(rows):
+            writer.writerow(["" if cell is None else cell for cell in waste_row(n)])
+    return path
+
+
+def frames(output: str) -> list[str]:
+    """Each state the terminal's line went through, its escape sequences taken out."""
+    return [_ESCAPES.sub("", part) for part in re.split(r"[\r\n]", output) if part.strip()]
+
+
+def unfinished_with_time_left(output: str) -> list[tuple[int, int, str]]:
+    """The frames drawn before the end with a time left: (rows, total, time left)."""
+    found = []
+    for frame in frames(output):
+        match = _FRAME.search(frame)
+        if match:
+            done, total = (int(group.replace(",", "")) for group in match.groups()[:2])
+            if done < total:
+                found.append((done, total, match.group(3)))
+    return found
+
+
+def service_env(tenant: Tenant) -> dict[str, str]:
+    return {
+        **os.environ,
+        "EMISSIONS_API_URL": tenant.base_url,
+        "EMISSIONS_API_KEY": tenant.api_key,
+        "EMISSIONS_ORGANIZATION_ID": tenant.organization_id,
+        "EMISSIONS_CA_FILE": str(tenant.ca_file),
+        "EMISSIONS_WAREHOUSE": str(tenant.workdir / "w.duckdb"),
+    }
+
+
+def test_validate_in_a_terminal_draws_the_files_total_and_the_time_left(tmp_path: Path) -> None:
+    path = write_wastes_csv(tmp_path / "wastes.csv", 80_000)
+
+    run = run_in_terminal(["validate", "--resource", "wastes", str(path)], env=dict(os.environ),
+                          cwd=tmp_path)  # fmt: skip
+
+    assert run.returncode == 0, run.output
+    drawn = unfinished_with_time_left(run.output)
+    assert drawn, frames(run.output)
+    for done, total, _left in drawn:
+        assert 79_000 <= total <= 81_000  # the csv's bytes over its first lines' length
+        assert done in (25_000, 50_000, 75_000)  # a batch's rows once validated
+    assert "wastes.csv (wastes): 80000 rows read, 80000 valid, 0 rejected" in run.output
+    assert "Traceback" not in run.output
+
+
+def test_load_in_a_terminal_draws_the_files_total_and_the_time_left(tenant: Tenant) -> None:
+    path = write_wastes_csv(tenant.workdir / "wastes.csv", 12_000)
+
+    run = run_in_terminal(["load", "--resource", "wastes", str(path)], env=service_env(tenant),
+                          cwd=tenant.workdir)  # fmt: skip
+
+    assert run.returncode == 0, run.output
+    drawn = unfinished_with_time_left(run.output)
+    assert drawn, frames(run.output)
+    assert {total for _done, total, _left in drawn} <= set(range(11_800, 12_201))
+    assert any("wastes.csv: read" in frame and "sent" in frame for frame in frames(run.output))
+    assert "Traceback" not in run.output
+
+
+def test_a_piped_load_says_each_stage_in_a_line_and_draws_no_bar(tenant: Tenant) -> None:
+    path = write_wastes_csv(tenant.workdir / "wastes.csv", 30)
+
+    done = run_etl(["load", "--resource", "wastes", str(path)], env=service_env(tenant),
+                   timeout=180)  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert "wastes.csv: reading (about 30 rows)" in lines
+    assert "wastes.csv: sending rows to the service" in lines
+    assert "wastes.csv: landing the calculated co2e" in lines
+    assert "\x1b[" not in done.stderr
+    assert " left" not in done.stderr
