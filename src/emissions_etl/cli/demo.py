@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -62,11 +63,12 @@ def _sandbox_command() -> str:
     return str(local) if local.exists() else "emissions-sandbox"
 
 
-def _run_json(*args: str) -> dict:
+def _run_json(*args: str) -> dict[str, Any]:
     completed = subprocess.run(
         [_sandbox_command(), *args], check=True, capture_output=True, text=True
     )
-    return json.loads(completed.stdout)
+    answer: dict[str, Any] = json.loads(completed.stdout)
+    return answer
 
 
 @contextmanager

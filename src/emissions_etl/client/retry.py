@@ -45,7 +45,7 @@ def parse_retry_after(value: str | None, *, now: float | None = None) -> float |
 
 def backoff_delay(attempt: int, *, base: float, maximum: float, rng: Callable[[], float]) -> float:
     """Full-jitter exponential backoff: uniform in [0, min(maximum, base * 2**(attempt-1)))."""
-    return rng() * min(maximum, base * 2 ** (attempt - 1))
+    return rng() * min(maximum, base * 2.0 ** (attempt - 1))
 
 
 def may_resend_after_reply(request: httpx.Request) -> bool:

@@ -64,7 +64,8 @@ def _filled(keys: pd.Series, fallback: Callable[[np.ndarray], pd.Series]) -> pd.
 
 def _key_text(values: pd.Series) -> pd.Series:
     if pd.api.types.is_datetime64_any_dtype(values.dtype):
-        return values.dt.strftime("%Y-%m-%d")
+        days: pd.Series = values.dt.strftime("%Y-%m-%d")
+        return days
     if pd.api.types.is_numeric_dtype(values.dtype) and values.dtype != bool:
         # 15 significant digits: 1234.567 and 1234.568 stay apart (``:g`` keeps six).
         return values.map(lambda number: f"{number:.15g}", na_action="ignore")
@@ -103,7 +104,8 @@ class ContentKeys:
         if not lacking.all():
             given = pa.array(keys, type=pa.string(), from_pandas=True)
             made = pc.replace_with_mask(given, pa.array(lacking), made)
-        return made.to_pandas(types_mapper=_TEXT.get).set_axis(keys.index)
+        filled: pd.Series = made.to_pandas(types_mapper=_TEXT.get).set_axis(keys.index)
+        return filled
 
     def _numbered(self, digests: np.ndarray) -> np.ndarray:
         """Each row's n (from 1): the rows of its content before it, in this batch and in the
@@ -163,7 +165,8 @@ def source_of_key(key: str) -> str | None:
 def hex_digests(digests: np.ndarray, index: pd.Index) -> pd.Series:
     """``digests`` as 16 hex digits each, on ``index``: a row's ``source_hash``, stored in every
     warehouse (another spelling would make every row look changed)."""
-    return _hex(digests).to_pandas(types_mapper=_TEXT.get).set_axis(index)
+    hexes: pd.Series = _hex(digests).to_pandas(types_mapper=_TEXT.get).set_axis(index)
+    return hexes
 
 
 def row_digests(frame: pd.DataFrame) -> np.ndarray:

@@ -72,7 +72,7 @@ def esrs_lines(by_category: pd.DataFrame) -> pd.DataFrame:
 
     def add(
         kind: str, line: str, part: pd.DataFrame, scope: object = None, category: object = None
-    ):
+    ) -> None:
         lines.append(
             {"kind": kind, "line": line, "scope": scope, "category": category,
              "co2e_kg": float(part["co2e_kg"].sum()),

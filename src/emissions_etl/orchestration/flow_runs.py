@@ -21,7 +21,7 @@ from emissions_etl.orchestration.organizations import organization_names
 from emissions_etl.storage import as_path
 
 if TYPE_CHECKING:
-    from prefect.states import State
+    from prefect.client.schemas.objects import State
 
 
 class LoadTask(Protocol):

@@ -202,7 +202,7 @@ def _fragment(figure: go.Figure, div_id: str) -> str:
     # hundreds of settings on every assignment (two thirds of a chart's CPU).
     spec = figure.to_dict()
     spec["layout"]["template"] = _white_template()
-    return pio.to_html(
+    html: str = pio.to_html(
         spec,
         full_html=False,
         include_plotlyjs=False,
@@ -210,12 +210,14 @@ def _fragment(figure: go.Figure, div_id: str) -> str:
         config=CONFIG,
         validate=False,
     )
+    return html
 
 
 @functools.cache
 def _white_template() -> dict[str, Any]:
     """plotly's ``plotly_white`` template, as the dict a figure's layout carries it."""
-    return pio.templates["plotly_white"].to_plotly_json()
+    template: dict[str, Any] = pio.templates["plotly_white"].to_plotly_json()
+    return template
 
 
 def _bars_height(bars: int, *, legend: int = 0) -> int:
@@ -254,4 +256,5 @@ def plotly_bundle() -> str:
     """plotly.js itself (several megabytes), to inline once in the page's head."""
     from plotly.offline import get_plotlyjs
 
-    return get_plotlyjs()
+    bundle: str = get_plotlyjs()
+    return bundle

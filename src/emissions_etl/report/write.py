@@ -15,7 +15,8 @@ from emissions_etl.errors import SourceNotFoundError
 from emissions_etl.inventory import Estimates
 from emissions_etl.report import numbers
 from emissions_etl.report.html import render
-from emissions_etl.report.queries import InventoryRequest, read_report_data
+from emissions_etl.report.inventory_data import InventoryRequest
+from emissions_etl.report.queries import read_report_data
 from emissions_etl.warehouse import DEFAULT_APPROACH, Warehouse
 
 

@@ -156,7 +156,8 @@ def _datetimes_as_text(values: pd.Series) -> pd.Series:
     text = values.dt.strftime("%Y-%m-%d").fillna("")
     if with_time.any():
         text[with_time] = values[with_time].dt.strftime("%Y-%m-%d %H:%M:%S")
-    return text.astype("str")
+    shown: pd.Series = text.astype("str")
+    return shown
 
 
 #: Object columns holding only numbers (a spreadsheet's ``12`` and ``12.5`` in one column is
@@ -199,9 +200,9 @@ def _finite(numbers: pd.Series) -> tuple[pd.Series, np.ndarray]:
 
 def _cast_float(text: pd.Series) -> np.ndarray:
     try:
-        return pc.cast(pa.array(text, type=pa.large_string()), pa.float64()).to_numpy(
-            zero_copy_only=False
-        )
+        numbers: np.ndarray = pc.cast(pa.array(text, type=pa.large_string()),
+                                      pa.float64()).to_numpy(zero_copy_only=False)  # fmt: skip
+        return numbers
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return _to_numeric(text).to_numpy()
 
@@ -340,7 +341,8 @@ def _from_layouts(text: pd.Series, filled: np.ndarray) -> pd.Series:
         if parsed.null_count == empty_cells:
             break
         parsed = pc.coalesce(parsed, _strict_strptime(cells, layout, day_pattern))
-    return parsed.to_pandas().set_axis(text.index).astype("datetime64[s]")
+    dates: pd.Series = parsed.to_pandas().set_axis(text.index).astype("datetime64[s]")
+    return dates
 
 
 def _iso_dates(text: pd.Series) -> pd.Series:

@@ -167,7 +167,8 @@ def _tags(buffer: np.ndarray, limit: int, needle: bytes) -> np.ndarray:
     matches = matches[matches < limit]
     for offset in range(2, len(needle)):
         matches = matches[buffer[matches + offset] == needle[offset]]
-    return matches[_IS_DELIMITER[buffer[matches + len(needle)]]]
+    found: np.ndarray = matches[_IS_DELIMITER[buffer[matches + len(needle)]]]
+    return found
 
 
 def _canonical_references(buffer: np.ndarray, prefix: bytes, cells: np.ndarray) -> bool:

@@ -71,7 +71,8 @@ def as_path(value: str | Path | UPath) -> AnyPath:
     if find_spec(package) is None:
         install = f"emissions-etl[{extra}]" if extra else package
         raise ConfigurationError(f"{text}: {scheme}:// needs {package}: pip install '{install}'")
-    return UPath(text, **_options(scheme))
+    store: UPath = UPath(text, **_options(scheme))
+    return store
 
 
 def _options(scheme: str) -> dict[str, Any]:

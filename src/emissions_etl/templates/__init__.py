@@ -157,7 +157,9 @@ def _choices(spec: ResourceSpec, references: Mapping[str, Sequence[str]]) -> dic
     return found
 
 
-def _add_dropdown(data, lists, index: int, name: str, dropdown: Dropdown) -> None:
+def _add_dropdown(
+    data: Worksheet, lists: Worksheet, index: int, name: str, dropdown: Dropdown
+) -> None:
     values = dropdown.values
     column = lists.max_column + 1 if lists.max_row > 1 or lists.cell(1, 1).value else 1
     lists.cell(1, column, name)

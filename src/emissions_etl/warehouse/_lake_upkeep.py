@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import duckdb
 
@@ -82,12 +83,12 @@ def maintain_lake(
     return upkeep
 
 
-def _call(con: duckdb.DuckDBPyConnection, sql: str) -> list[tuple]:
+def _call(con: duckdb.DuckDBPyConnection, sql: str) -> list[tuple[Any, ...]]:
     """A DuckLake function over the lake, tried again when it conflicts with a load."""
     return retried_on_conflict(lambda: con.execute(sql, [LAKE_ALIAS]).fetchall())
 
 
-def _flush_inlined(con: duckdb.DuckDBPyConnection) -> list[tuple]:
+def _flush_inlined(con: duckdb.DuckDBPyConnection) -> list[tuple[Any, ...]]:
     """Flush to a file the rows inlined in the catalog of each table that holds at least
     ``INLINED_ROWS`` of them (live or deleted): a night's small loads stay in the catalog until
     they make a file's worth, and the small tables (runs, views, rules) never become files."""
@@ -96,7 +97,7 @@ def _flush_inlined(con: duckdb.DuckDBPyConnection) -> list[tuple]:
         f"SELECT t.table_name, i.table_name FROM {metadata}.ducklake_inlined_data_tables AS i "
         f"JOIN {metadata}.ducklake_table AS t USING (table_id) WHERE t.end_snapshot IS NULL"
     ).fetchall()
-    flushed: list[tuple] = []
+    flushed: list[tuple[Any, ...]] = []
     for table, rows_table in inlined:
         [(rows,)] = con.execute(f"SELECT count(*) FROM {metadata}.{rows_table}").fetchall()
         if rows >= INLINED_ROWS:
@@ -104,7 +105,7 @@ def _flush_inlined(con: duckdb.DuckDBPyConnection) -> list[tuple]:
     return flushed
 
 
-def _flush_table(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple]:
+def _flush_table(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[Any, ...]]:
     return retried_on_conflict(
         lambda: con.execute(
             "SELECT table_name, rows_flushed FROM ducklake_flush_inlined_data(?, table_name => ?)",
@@ -167,7 +168,7 @@ def _delete_unneeded(con: duckdb.DuckDBPyConnection, grace: dt.timedelta) -> str
 
 def _deleted_paths(
     con: duckdb.DuckDBPyConnection, function: str, older_than: dt.datetime
-) -> Sequence[tuple]:
+) -> Sequence[tuple[Any, ...]]:
     return retried_on_conflict(
         lambda: con.execute(
             f"SELECT * FROM {function}(?, older_than => ?)", [LAKE_ALIAS, older_than]
@@ -175,7 +176,7 @@ def _deleted_paths(
     )
 
 
-def _unneeded(con: duckdb.DuckDBPyConnection) -> list[tuple]:
+def _unneeded(con: duckdb.DuckDBPyConnection) -> list[tuple[Any, ...]]:
     return con.execute(
         "SELECT * FROM ducklake_cleanup_old_files(?, dry_run => true, cleanup_all => true)",
         [LAKE_ALIAS],
@@ -194,7 +195,7 @@ def _lake_figures(con: duckdb.DuckDBPyConnection) -> LakeFigures:
     return LakeFigures(int(snapshots), int(files), int(size), len(_unneeded(con)))
 
 
-def _per_table(rows: Sequence[tuple]) -> str:
+def _per_table(rows: Sequence[tuple[Any, ...]]) -> str:
     total = sum(int(row[1]) for row in rows)
     tables = ", ".join(f"{table} {int(count):,}" for table, count in rows if count)
     return f"{total:,}" + (f" ({tables})" if tables else "")

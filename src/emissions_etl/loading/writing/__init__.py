@@ -12,7 +12,6 @@ from typing import Protocol
 
 from emissions_etl.loading.writing._context import (
     ChangePlan,
-    JobCompletion,
     WriteContext,
     plan_changes,
 )
@@ -21,6 +20,7 @@ from emissions_etl.loading.writing.ingest_jobs import IngestJobWriter
 from emissions_etl.loading.writing.results import WriteResult
 from emissions_etl.loading.writing.single_records import SingleRecordWriter
 from emissions_etl.resources import IngestJobBulk, PerRecordBulk, SingleCreate
+from emissions_etl.webhooks.completion import JobCompletion
 
 
 class Writer(Protocol):
