@@ -15,7 +15,7 @@ import pytest
 from tests.installed_package import PROJECT
 
 pytestmark = pytest.mark.xdist_group("wheel")  # one build for the module's tests
-SOURCE_DATA = ("*.csv", "*.sql", "*.md", "*.toml", "*.yaml")
+SOURCE_DATA = ("*.csv", "*.sql", "*.md", "*.toml", "*.yaml", "*.j2")
 
 
 def wheel_files(wheel: Path) -> dict[str, bytes]:
@@ -78,6 +78,7 @@ def test_the_wheel_carries_every_data_file_of_its_packages(built_wheel: Path) ->
 
     assert [name for name in data if files.get(name) != data[name]] == []
     assert "emissions_etl/warehouse/ddl.sql" in data
+    assert "emissions_etl/report/templates/page.html.j2" in data  # the report's templates
 
 
 def test_the_wheel_says_its_license_urls_python_versions_and_description(

@@ -316,3 +316,24 @@ def _plain(values: Any) -> list[Any]:
     if isinstance(values, dict) and "bdata" in values:
         return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"]).tolist()
     return list(values)
+
+
+#: Text that would run as script were it written into the page unescaped: in a facility's name,
+#: a file's, a reject's value and message and a run's error.
+HOSTILE = '</script><script>alert("hostile")</script><img src=x onerror=alert(1)>'
+HOSTILE_FILE = "inbox/<img src=x onerror=alert(2)>.xlsx"
+
+
+def hostile_warehouse(path: Path) -> Warehouse:
+    """A warehouse whose names and messages are HTML and script."""
+    warehouse = Warehouse(path)
+    land_runs(warehouse, [
+        Run("wastes", HOSTILE_FILE, "partial",
+            records=_monthly("w-x", "fac-x", 40.0, range(1, 4)),
+            rejects=[Reject(4, "Unit", HOSTILE, "INVALID_UNIT", HOSTILE)]),
+        Run("purchases", "inbox/p.xlsx", "failed", error=HOSTILE),
+    ])  # fmt: skip
+    hostile = FACILITIES.head(1).assign(facility_id="fac-x", name=HOSTILE)
+    with warehouse.writer() as writer:
+        writer.records.land_facilities(pd.concat([FACILITIES, hostile], ignore_index=True))
+    return warehouse

@@ -13,7 +13,7 @@ from emissions_etl.report import write_report
 from emissions_etl.warehouse import Warehouse
 from tests.browser import NEEDS_CHROMIUM, launched_chromium
 
-from .conftest import AWKWARD_FILE
+from .conftest import AWKWARD_FILE, HOSTILE, hostile_warehouse
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -159,3 +159,34 @@ def test_the_headline_total_is_the_inventorys_and_the_legend_leaves_the_bars_alo
     assert legend["y"] + legend["height"] <= min(box["y"] for box in bars)
     # A bar is as thick as its row's share of the plot (less the gap between bars) says.
     assert min(box["height"] for box in bars) >= 0.9 * BAR_ROW_HEIGHT * 0.75
+
+
+def test_html_and_script_in_the_data_show_as_text_and_run_nothing(
+    browser: Browser, tmp_path: Path
+) -> None:
+    summary = write_report(hostile_warehouse(tmp_path / "w.duckdb"), tmp_path / "report.html")
+    problems: list[str] = []
+
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+        page.on("dialog", lambda dialog: problems.append(f"dialog: {dialog.message}"))
+        page.goto(summary.path.resolve().as_uri())
+        page.wait_for_selector("#chart-by-facility .bars path", timeout=RENDER_TIMEOUT_MS)
+
+        records = page.locator("table.records").inner_text()
+        rejects = page.locator("table.rejects").inner_text()
+        runs = page.locator("table.runs").inner_text()
+        labels = page.locator("#chart-by-facility .ytick text").all_text_contents()
+        images = page.locator("main img").count()
+    finally:
+        context.close()
+
+    assert problems == []  # no alert ran, nothing broke the page's scripts
+    assert images == 0
+    assert HOSTILE in records  # the facility's name, as it was written
+    assert HOSTILE in rejects  # the value and the message
+    assert HOSTILE in runs  # the failed run's error
+    assert "<img src=x onerror=alert(2)>.xlsx" in runs
+    assert HOSTILE in labels

@@ -2,27 +2,30 @@
 
 from __future__ import annotations
 
-import html
 import re
 from pathlib import Path
 
 import duckdb
 import pandas as pd
 import pytest
+from markupsafe import escape
 
 from emissions_etl.errors import SourceNotFoundError, WarehouseError
 from emissions_etl.report import write_report
+from emissions_etl.report.charts import plot_text
 from emissions_etl.report.colours import OUTCOME_COLOURS, resource_colour
 from emissions_etl.warehouse import Warehouse
 
 from .conftest import (
     AGGREGATES,
     AWKWARD_FILE,
+    HOSTILE,
     SAMPLE_RUNS,
     Record,
     Reject,
     Run,
     element_text,
+    hostile_warehouse,
     land_runs,
     plotted_traces,
 )
@@ -158,12 +161,31 @@ def test_text_from_the_data_is_escaped(sample_warehouse: Warehouse, tmp_path: Pa
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     for raw in (AWKWARD_FILE, "fleet <Q1>", "<b>No</b> such fuel.", "Fuel <type>", "Sevilla <Hub>"):
         assert raw not in page
-    assert html.escape("fleet <Q1> & \"fuel\" 'v2'.xlsx") in page  # the runs and rejects tables
-    assert html.escape("<b>No</b> such fuel.") in page
+    # The runs and rejects tables, as the templates' autoescape writes them.
+    assert str(escape("fleet <Q1> & \"fuel\" 'v2'.xlsx")) in page
+    assert str(escape("<b>No</b> such fuel.")) in page
     assert "&lt;b&gt;No&lt;/b&gt; such fuel." in page
     # plotly.js reads "<b>" in a label as markup: labels carry entities it turns back into text
     labels = [y for t in plotted_traces(page)["chart-top-sources"] for y in t["y"]]
     assert "fleet &lt;Q1&gt; &amp; \"fuel\" 'v2'.xlsx" in labels
+
+
+def test_html_and_script_in_names_and_messages_show_escaped_and_never_leave_their_script(
+    tmp_path: Path,
+) -> None:
+    write_report(hostile_warehouse(tmp_path / "w.duckdb"), tmp_path / "report.html")
+
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert HOSTILE not in page
+    assert "<img src=x" not in page
+    # Each script element closes where the page closes it: none by a name in a chart's data.
+    assert page.count("<script>") == page.count("</script>")
+    # What a person reads: the text as it was, in the tables and the chart's labels.
+    assert HOSTILE in element_text(page, "top-records")  # the facility
+    assert "<img src=x onerror=alert(2)>.xlsx" in element_text(page, "last-runs")
+    assert HOSTILE in element_text(page, "latest-rejects")
+    labels = [y for trace in plotted_traces(page)["chart-by-facility"] for y in trace["y"]]
+    assert plot_text(HOSTILE) in labels  # entities plotly.js shows as the characters
 
 
 def test_only_the_latest_run_of_a_file_counts_its_rejects(tmp_path: Path) -> None:

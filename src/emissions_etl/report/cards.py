@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+from markupsafe import Markup
 
-def card(title: str, hint: str, body: str, *, section_id: str = "") -> str:
-    """A titled section; ``hint`` and ``body`` are HTML already escaped."""
-    hint_html = f'<p class="hint">{hint}</p>' if hint else ""
-    id_attribute = f' id="{section_id}"' if section_id else ""
-    return (
-        f'<section class="card"{id_attribute}>\n<h2>{title}</h2>\n{hint_html}\n{body}\n</section>\n'
-    )
+from emissions_etl.report.templating import blocks
 
 
-def empty(message: str) -> str:
+def card(title: str, hint: str, body: str, *, section_id: str = "") -> Markup:
+    """A titled section; ``hint`` and ``body`` are escaped unless they are ``Markup``."""
+    return blocks.card(title, hint, body, section_id)
+
+
+def empty(message: str) -> Markup:
     """What a section says when it has nothing to show."""
-    return f'<p class="empty">{message}</p>'
+    return blocks.empty(message)

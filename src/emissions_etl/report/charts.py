@@ -1,4 +1,5 @@
-"""The report's plotly charts, each as an HTML fragment that expects plotly.js on the page.
+"""The report's plotly charts, each as an HTML fragment that expects plotly.js on the page: its
+div and a script handing the figure's data to ``Plotly.newPlot`` as JSON (``blocks.chart``).
 
 plotly.js itself is not in these fragments: the page inlines it once (``html.py``), so the
 file opens with no network. Text from the data (file names, facility names, codes) is
@@ -11,12 +12,14 @@ from __future__ import annotations
 import functools
 import html
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
+from markupsafe import Markup
 
 from emissions_etl.report.colours import (
     SCOPE_COLOURS,
@@ -25,6 +28,7 @@ from emissions_etl.report.colours import (
     resource_label,
     resource_order,
 )
+from emissions_etl.report.templating import blocks
 
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 #: Shown on every chart: no plotly logo; the PNG download works offline.
@@ -47,7 +51,7 @@ def plot_text(value: Any) -> str:
     return html.escape(str(value), quote=False)
 
 
-def month_chart(by_month: pd.DataFrame, unit: str, divisor: float) -> str:
+def month_chart(by_month: pd.DataFrame, unit: str, divisor: float) -> Markup:
     """co2e by activity month, one stacked bar segment per resource."""
     segments = [
         (resource_label(resource), resource_colour(resource),
@@ -57,7 +61,7 @@ def month_chart(by_month: pd.DataFrame, unit: str, divisor: float) -> str:
     return _stacked_by_month(segments, unit, divisor, height=380, div_id="chart-by-month")
 
 
-def scopes_chart(by_month: pd.DataFrame, unit: str, divisor: float) -> str:
+def scopes_chart(by_month: pd.DataFrame, unit: str, divisor: float) -> Markup:
     """co2e of each GHG scope by activity month, stacked (the inventory's ``by_month``; records
     outside the scopes or without a date are not drawn)."""
     rows = by_month.dropna(subset=["month", "scope"])
@@ -76,7 +80,7 @@ def _stacked_by_month(
     *,
     height: int,
     div_id: str,
-) -> str:
+) -> Markup:
     """One stacked bar a month, a segment per (name, colour, rows of month, co2e_kg,
     records), month labels centred under each bar, every month while they fit."""
     figure = go.Figure()
@@ -101,7 +105,7 @@ def _stacked_by_month(
     return _fragment(figure, div_id)
 
 
-def facility_chart(by_facility: pd.DataFrame, unit: str, divisor: float) -> str:
+def facility_chart(by_facility: pd.DataFrame, unit: str, divisor: float) -> Markup:
     """co2e by facility (largest first, the rest as one bar), stacked by resource."""
     frame = by_facility.assign(label=[_facility_label(row) for row in _rows(by_facility)])
     return _ranked_bars(
@@ -109,7 +113,7 @@ def facility_chart(by_facility: pd.DataFrame, unit: str, divisor: float) -> str:
     )
 
 
-def sources_chart(top_sources: pd.DataFrame, unit: str, divisor: float) -> str:
+def sources_chart(top_sources: pd.DataFrame, unit: str, divisor: float) -> Markup:
     """The source files whose records weigh most in co2e, stacked by resource."""
     names = _short_names(top_sources["source_file"])
     frame = top_sources.assign(label=[names[_key(f)] for f in top_sources["source_file"]])
@@ -122,7 +126,7 @@ def sources_chart(top_sources: pd.DataFrame, unit: str, divisor: float) -> str:
     )
 
 
-def rejects_chart(rejects_by_code: pd.DataFrame) -> str:
+def rejects_chart(rejects_by_code: pd.DataFrame) -> Markup:
     """Rejected cells by code (latest run of each file), stacked by resource."""
     totals = rejects_by_code.groupby("code")["cells"].sum()
     totals = totals.sort_values(ascending=False, kind="stable")
@@ -158,7 +162,7 @@ def _ranked_bars(
     div_id: str,
     *,
     hover_label: Callable[[pd.Series], str],
-) -> str:
+) -> Markup:
     """Horizontal bars, one per ``label`` in ``rank`` order, stacked by resource."""
     order = list(dict.fromkeys(frame.sort_values("rank")["label"]))
     figure = go.Figure()
@@ -184,7 +188,7 @@ def _ranked_bars(
     return _fragment(figure, div_id)
 
 
-def _fragment(figure: go.Figure, div_id: str) -> str:
+def _fragment(figure: go.Figure, div_id: str) -> Markup:
     figure.update_layout(
         font={"family": FONT, "size": 13, "color": "#1f2933"},
         separators=".,",
@@ -202,15 +206,20 @@ def _fragment(figure: go.Figure, div_id: str) -> str:
     # hundreds of settings on every assignment (two thirds of a chart's CPU).
     spec = figure.to_dict()
     spec["layout"]["template"] = _white_template()
-    html: str = pio.to_html(
-        spec,
-        full_html=False,
-        include_plotlyjs=False,
-        div_id=div_id,
-        config=CONFIG,
-        validate=False,
-    )
-    return html
+    chart = Chart(div_id, int(spec["layout"]["height"]), spec["data"], spec["layout"], CONFIG)
+    return blocks.chart(chart)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A figure as the page draws it: its div, its height (px) and what ``Plotly.newPlot`` is
+    given (the templates write them with ``|tojson``)."""
+
+    div_id: str
+    height: int
+    data: list[dict[str, Any]]
+    layout: dict[str, Any]
+    config: dict[str, Any]
 
 
 @functools.cache

@@ -1,18 +1,22 @@
 """The report's coverage: a heat map of what was expected, entity by entity and month by month,
 coloured by what arrived, what is missing and what is overdue, with the gaps first.
 
-Every value from the warehouse goes through ``text()``.
+Every value from the warehouse is escaped by the templates (``hints.coverage_table``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
+
+from markupsafe import Markup
 
 from emissions_etl.coverage import LEGEND, Coverage, matrix, months_of
 from emissions_etl.coverage.matrix import MISSING, NOT_EXPECTED, OVERDUE, RECEIVED
 from emissions_etl.report import numbers
 from emissions_etl.report.cards import card, empty
-from emissions_etl.report.tables import resource_cell, text
+from emissions_etl.report.tables import Cell, resource_cell, text
+from emissions_etl.report.templating import blocks, hints
 
 #: Rows the heat map shows (the entities with gaps first); ``emissions-etl coverage`` has all.
 MAX_ROWS = 40
@@ -25,7 +29,14 @@ CELLS = {
 }
 
 
-def coverage_section(coverage: Coverage | None, note: str = "") -> str:
+@dataclass(frozen=True)
+class _MapRow:
+    resource: Cell
+    entity: str
+    cells: list[Markup]
+
+
+def coverage_section(coverage: Coverage | None, note: str = "") -> Markup:
     """The heat map of ``coverage``, or ``note``: why the page has none."""
     title = "Coverage"
     if coverage is None:
@@ -39,40 +50,25 @@ def coverage_section(coverage: Coverage | None, note: str = "") -> str:
         matrix(coverage.rows, months),
         key=lambda row: (-row.marks.count(OVERDUE), -row.marks.count(MISSING)),
     )
-    shown = rows[:MAX_ROWS]
-    head = "".join(f'<th class="num">{month:%m}</th>' for month in months)
-    body = "\n".join(
-        f"<tr><td>{resource_cell(row.resource)}</td><td>{text(row.entity)}</td>"
-        + "".join(_cell(mark, month) for mark, month in zip(row.marks, months, strict=True))
-        + "</tr>"
-        for row in shown
-    )
-    more = "" if len(rows) == len(shown) else (
-        f'<p class="hint">{len(rows) - len(shown):,} more entities, with fewer gaps: '
-        "<code>emissions-etl coverage</code> lists them all.</p>"
-    )  # fmt: skip
-    table = (
-        '<div class="table-wrap"><table class="coverage"><thead><tr><th>resource</th>'
-        f"<th>entity</th>{head}</tr></thead>\n<tbody>\n{body}\n</tbody></table></div>{more}"
-    )
+    shown = [
+        _MapRow(resource_cell(row.resource), text(row.entity),
+                [_cell(mark, month) for mark, month in zip(row.marks, months, strict=True)])
+        for row in rows[:MAX_ROWS]
+    ]  # fmt: skip
+    more = "" if len(rows) == len(shown) else hints.coverage_more(len(rows) - len(shown))
+    table = hints.coverage_table(months, shown, more)
     return card(title, _hint(coverage), table, section_id="coverage")
 
 
-def _cell(mark: str, month: dt.date) -> str:
+def _cell(mark: str, month: dt.date) -> Markup:
     name, meaning = CELLS[mark]
-    return f'<td class="cov {name}" title="{month:%Y-%m}: {meaning}">{mark}</td>'
+    return blocks.coverage_cell(name, f"{month:%Y-%m}: {meaning}", mark)
 
 
-def _hint(coverage: Coverage) -> str:
+def _hint(coverage: Coverage) -> Markup:
     when = coverage.year if coverage.year is not None else "every year"
     missing, overdue = len(coverage.gaps), len(coverage.overdue)
     estimated = numbers.decimal(coverage.estimated_kg / 1000, 1)
-    return (
-        f'Expected data of <strong id="coverage-year">{text(when)}</strong> as of '
-        f"{text(f'{coverage.as_of:%Y-%m-%d}')}, entity by entity (a vehicle, a facility with "
-        "wastes, an employee) or of the organization, month by month: "
-        f"{text(LEGEND)}. <span id=\"coverage-counts\">{numbers.count(len(coverage.rows))} "
-        f"expected, {numbers.count(missing)} missing ({numbers.count(overdue)} overdue)"
-        f"</span>; the missing ones are estimated at {estimated} t co2e (in the inventory only "
-        "with <code>--with-estimates</code>)."
-    )
+    return hints.coverage(text(when), f"{coverage.as_of:%Y-%m-%d}", LEGEND,
+                          numbers.count(len(coverage.rows)), numbers.count(missing),
+                          numbers.count(overdue), estimated)  # fmt: skip

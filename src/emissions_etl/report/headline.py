@@ -4,11 +4,14 @@ of every activity record of that period, in the total or not."""
 
 from __future__ import annotations
 
+from markupsafe import Markup
+
 from emissions_etl.report import numbers
 from emissions_etl.report.queries import ReportData
+from emissions_etl.report.templating import blocks
 
 
-def _figure(kg: float) -> tuple[str, str]:
+def _figure(kg: float) -> tuple[Markup, str]:
     """A co2e figure big (tonnes from 10 t, else kg) and small (the other unit), its exact kg
     in ``data-kg`` for whoever reads the page."""
     unit, _ = numbers.chart_unit(kg)
@@ -16,10 +19,10 @@ def _figure(kg: float) -> tuple[str, str]:
         (numbers.tonnes(kg), numbers.kg(kg)) if unit == "t"
         else (numbers.kg(kg), numbers.tonnes(kg, 3))
     )  # fmt: skip
-    return f'<span data-kg="{kg!r}">{big}</span>', small
+    return blocks.figure(repr(kg), big), small
 
 
-def total_card(data: ReportData) -> tuple[str, str, str, str]:
+def total_card(data: ReportData) -> tuple[str, str, str | Markup, str]:
     """The inventory's one total: Total GHG emissions under the approach in force, of the
     inventory's period; none when the page has no inventory (it says why below)."""
     inventory = data.inventory
@@ -33,7 +36,7 @@ def total_card(data: ReportData) -> tuple[str, str, str, str]:
             f"{small} \u00b7 location-based \u00b7 {approach} \u00b7 {period}")  # fmt: skip
 
 
-def activity_card(data: ReportData) -> tuple[str, str, str, str]:
+def activity_card(data: ReportData) -> tuple[str, str, str | Markup, str]:
     """The co2e of every activity record of the same period, in the total or not: under its
     own name, never the total's."""
     inventory = data.inventory

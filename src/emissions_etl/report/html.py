@@ -1,4 +1,5 @@
-"""The report page: headline, charts and tables in one self-contained HTML document.
+"""The report page: headline, charts and tables in one self-contained HTML document, from the
+templates of ``templates/`` (``templating``: autoescape, the charts' data through ``|tojson``).
 
 plotly.js is inlined once in the head (only when the page has a chart) and a Content Security
 Policy forbids the page any network request, so it opens the same on a laptop on a train.
@@ -10,16 +11,18 @@ import datetime as dt
 from dataclasses import dataclass
 
 import pandas as pd
+from markupsafe import Markup
 
 from emissions_etl import __version__
-from emissions_etl.report import charts, numbers, tables
+from emissions_etl.report import charts, numbers, tables, templating
 from emissions_etl.report.cards import card, empty
 from emissions_etl.report.coverage_section import coverage_section
 from emissions_etl.report.headline import activity_card, total_card
 from emissions_etl.report.inventory_section import inventory_sections
 from emissions_etl.report.queries import LAST_RUNS, TOP_RECORDS, ReportData
 from emissions_etl.report.style import PAGE_CSS
-from emissions_etl.report.tables import outcome_badge, text
+from emissions_etl.report.tables import outcome_badge
+from emissions_etl.report.templating import hints
 from emissions_etl.resources import aggregates_in_words
 
 TITLE = "Emissions report"
@@ -39,105 +42,71 @@ class RenderedPage:
 
 
 def render(data: ReportData, *, warehouse_name: str, generated_at: dt.datetime) -> RenderedPage:
-    """The page: a "nothing loaded yet" note for an empty warehouse, else every section."""
-    if data.is_empty:
-        body = _nothing_loaded()
-        chart_count = 0
-    else:
-        sections, chart_count = _sections(data)
-        body = _headline(data) + sections
-    script = f"<script>{charts.plotly_bundle()}</script>\n" if chart_count else ""
-    stamp = numbers.instant(generated_at)
-    page = f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="{CONTENT_SECURITY_POLICY}">
-<meta name="generator" content="emissions-etl {text(__version__)}">
-<title>{TITLE} \u00b7 {text(warehouse_name)}</title>
-<style>{PAGE_CSS}</style>
-{script}</head>
-<body>
-<header class="page-head">
-<h1>{TITLE}</h1>
-<p class="meta">warehouse <code>{text(warehouse_name)}</code> \u00b7 generated
-<time id="generated-at" datetime="{generated_at.isoformat()}">{stamp}</time></p>
-</header>
-<main>
-{body}
-</main>
-<footer>emissions-etl {text(__version__)} \u00b7 co2e as the service calculated it, for the
-records it holds now \u00b7 timestamps in UTC</footer>
-</body>
-</html>
-"""
+    """The page (``templates/page.html.j2``): a "nothing loaded yet" note for an empty
+    warehouse, else the headline and every section."""
+    sections, chart_count = (Markup(), 0) if data.is_empty else _sections(data)
+    page = templating.render(
+        "page.html.j2",
+        title=TITLE,
+        content_security_policy=CONTENT_SECURITY_POLICY,
+        version=__version__,
+        warehouse_name=warehouse_name,
+        css=Markup(PAGE_CSS),  # the package's own stylesheet
+        plotly=Markup(charts.plotly_bundle()) if chart_count else "",  # plotly.js, whole
+        generated_at=generated_at,
+        stamp=numbers.instant(generated_at),
+        empty=data.is_empty,
+        stats=[] if data.is_empty else _headline(data),
+        sections=sections,
+    )
     return RenderedPage(page, chart_count)
 
 
-def _nothing_loaded() -> str:
-    return (
-        '<section class="card nothing" id="nothing-loaded"><h2>Nothing is loaded yet</h2>'
-        "<p>This warehouse holds no records, load runs or rejects. Load files with "
-        "<code>emissions-etl load FILE</code> (or the nightly flow), then run "
-        "<code>emissions-etl report</code> again.</p></section>"
-    )
+@dataclass(frozen=True)
+class Stat:
+    """A figure of the headline: its id, label, value and what it says below."""
+
+    key: str
+    label: str
+    value: str | Markup
+    sub: str | Markup
 
 
-def _headline(data: ReportData) -> str:
+def _headline(data: ReportData) -> list[Stat]:
     h = data.headline
-    last_run = ""
+    last_run: str | Markup = ""
     if not data.last_runs.empty:
         run = data.last_runs.iloc[0]
-        last_run = (
-            f"last {text(numbers.instant(run['started_at']))} {outcome_badge(run['outcome'])}"
-        )
-    stats = [
-        total_card(data),
-        activity_card(data),
-        (
-            "records",
-            "Records",
-            numbers.count(h["records"]),
-            f"{numbers.count(h['calculated'])} calculated \u00b7 {numbers.count(h['errors'])} "
-            f"error \u00b7 {numbers.count(h['pending'])} pending" + _aggregates_note(h),
-        ),
-        (
-            "date-range",
-            "Activity dates",
-            f"{numbers.day(h['first_date'])} \u2192 {numbers.day(h['last_date'])}",
-            f"{numbers.count(h['resources'])} resource(s)",
-        ),
-        ("runs", "Load runs", numbers.count(data.runs), last_run),
-        (
-            "open-rejects",
-            "Rejected cells",
-            numbers.count(data.open_rejects),
-            "in the latest run of each file",
-        ),
-    ]
-    cards = "\n".join(
-        f'<div class="stat" id="{key}"><div class="label">{label}</div>'
-        f'<div class="value{" range" if key == "date-range" else ""}">{value}</div>'
-        f'<div class="sub">{sub}</div></div>'
-        for key, label, value, sub in stats
+        last_run = Markup("last {} {}").format(numbers.instant(run["started_at"]),
+                                               outcome_badge(run["outcome"]))  # fmt: skip
+    records = (
+        f"{numbers.count(h['calculated'])} calculated \u00b7 {numbers.count(h['errors'])} "
+        f"error \u00b7 {numbers.count(h['pending'])} pending"
     )
-    return f'<section class="headline" id="headline">\n{cards}\n</section>\n'
+    return [
+        Stat(*total_card(data)),
+        Stat(*activity_card(data)),
+        Stat("records", "Records", numbers.count(h["records"]),
+             Markup("{}{}").format(records, _aggregates_note(h))),
+        Stat("date-range", "Activity dates",
+             f"{numbers.day(h['first_date'])} \u2192 {numbers.day(h['last_date'])}",
+             f"{numbers.count(h['resources'])} resource(s)"),
+        Stat("runs", "Load runs", numbers.count(data.runs), last_run),
+        Stat("open-rejects", "Rejected cells", numbers.count(data.open_rejects),
+             "in the latest run of each file"),
+    ]  # fmt: skip
 
 
-def _aggregates_note(headline: pd.Series) -> str:
+def _aggregates_note(headline: pd.Series) -> str | Markup:
     """The aggregate resources carry sums of other records' co2e: say they are left out of
     every figure, so the total is not read as an undercount."""
     aggregates = int(headline["aggregates"])
     if not aggregates:
         return ""
-    return (
-        f'<br><span title="{aggregates_in_words().capitalize()}: their co2e is the sum of other '
-        f"records' co2e\">{aggregates:,} aggregate records not added</span>"
-    )
+    return hints.aggregates_note(aggregates, aggregates_in_words().capitalize())
 
 
-def _sections(data: ReportData) -> tuple[str, int]:
+def _sections(data: ReportData) -> tuple[Markup, int]:
     """Every section after the headline, and how many charts they hold."""
     parts = [
         inventory_sections(data.inventory, data.inventory_note, data.restatement),
@@ -146,10 +115,10 @@ def _sections(data: ReportData) -> tuple[str, int]:
         _runs_section(data),
         _rejects_sections(data),
     ]
-    return "".join(html for html, _ in parts), sum(count for _, count in parts)
+    return Markup("").join(html for html, _ in parts), sum(count for _, count in parts)
 
 
-def _co2e_sections(data: ReportData) -> tuple[str, int]:
+def _co2e_sections(data: ReportData) -> tuple[Markup, int]:
     """co2e by month, by facility, by source file, and the largest records."""
     if data.by_facility.empty:
         return card("co2e", "", empty("No record has a calculated co2e yet.")), 0
@@ -158,13 +127,14 @@ def _co2e_sections(data: ReportData) -> tuple[str, int]:
     month_hint = "Stacked by resource, by the records' activity month." + (
         f" Records without an activity date ({undated:,}) are not shown." if undated else ""
     )
+    by_month: Markup
     if data.by_month.empty:
         by_month, month_charts = empty("No record with co2e has an activity date."), 0
     else:
         by_month, month_charts = charts.month_chart(data.by_month, unit, divisor), 1
     html = (
         card("co2e by month and resource", month_hint, by_month, section_id="by-month")
-        + '<div class="grid">\n'
+        + Markup('<div class="grid">\n')
         + card(
             "co2e by facility",
             "Largest first; the facility as the service or the source file names it.",
@@ -177,7 +147,7 @@ def _co2e_sections(data: ReportData) -> tuple[str, int]:
             charts.sources_chart(data.top_sources, unit, divisor),
             section_id="top-sources",
         )
-        + "</div>\n"
+        + Markup("</div>\n")
         + card(
             "Largest records",
             f"The {TOP_RECORDS} records with the most co2e, and the row they came from.",
@@ -188,7 +158,7 @@ def _co2e_sections(data: ReportData) -> tuple[str, int]:
     return html, month_charts + 2
 
 
-def _runs_section(data: ReportData) -> tuple[str, int]:
+def _runs_section(data: ReportData) -> tuple[Markup, int]:
     """The last runs as a table coloured by outcome, after a count of every outcome."""
     if data.last_runs.empty:
         return card("Last runs", "", empty("No load run yet.")), 0
@@ -198,7 +168,7 @@ def _runs_section(data: ReportData) -> tuple[str, int]:
     return card("Last runs", hint, body, section_id="last-runs"), 0
 
 
-def _rejects_sections(data: ReportData) -> tuple[str, int]:
+def _rejects_sections(data: ReportData) -> tuple[Markup, int]:
     """Open rejects by code (a chart) and the latest of them (a table)."""
     if data.rejects_by_code.empty:
         message = "No open rejects: the latest run of every file was clean."
@@ -220,9 +190,9 @@ def _rejects_sections(data: ReportData) -> tuple[str, int]:
     return html, 1
 
 
-def _outcome_badges(data: ReportData) -> str:
-    badges = " ".join(
+def _outcome_badges(data: ReportData) -> Markup:
+    badges = [
         outcome_badge(row["outcome"], int(row["runs"]))
         for row in data.run_outcomes.to_dict("records")
-    )
-    return f'<p class="badges" id="run-outcomes">All runs: {badges}</p>'
+    ]
+    return hints.run_outcomes(badges)

@@ -1,8 +1,8 @@
 """The report's GHG inventory: the ESRS E1-6 table, the scopes by month, and data quality per
 inventory line.
 
-Tonnes with one decimal, as the disclosure prints them; every value from the warehouse goes
-through ``text()`` or a number formatter.
+Tonnes with one decimal, as the disclosure prints them; every value from the warehouse is
+escaped by the templates (the hints' prose is in ``templates/hints.html.j2``).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 import pandas as pd
+from markupsafe import Markup
 
 from emissions_etl.inventory import Inventory, Restatement
 from emissions_etl.inventory.esrs import MARKET_BASED_NOTE
@@ -18,7 +19,8 @@ from emissions_etl.inventory.restatement import CHANGES
 from emissions_etl.inventory.table import ESTIMATED_HEADER, estimated_cells
 from emissions_etl.report import charts, numbers
 from emissions_etl.report.cards import card, empty
-from emissions_etl.report.tables import data_table, file_cell, resource_cell, text
+from emissions_etl.report.tables import Cell, Row, data_table, file_cell, resource_cell, text
+from emissions_etl.report.templating import blocks, hints
 from emissions_etl.resources import aggregates_in_words
 
 #: Lines shown empty on purpose: their figure exists in the disclosure, not in the service.
@@ -31,7 +33,7 @@ CHANGES_SHOWN = 50
 
 def inventory_sections(
     inventory: Inventory | None, note: str = "", restatement: Restatement | None = None
-) -> tuple[str, int]:
+) -> tuple[Markup, int]:
     """The GHG inventory as ESRS E1-6 lays it out (its years side by side), its restatement
     against a filed one, its scopes by month, its data quality; or ``note``, why there is
     none."""
@@ -39,19 +41,14 @@ def inventory_sections(
     if inventory is None:
         return card(title, "", empty(note), section_id="ghg-inventory"), 0
     approach = inventory.approach.replace("_", " ")
-    hint = (
-        f"Tonnes of co2e by scope and Scope 3 category, consolidation approach: "
-        f'<strong id="consolidation-approach">{approach}</strong>. '
-        f"{aggregates_in_words().capitalize()} are not added: their co2e sums the records "
-        "counted here. "
-        "Records no rule places in a scope follow the total with the reason; the last line is "
-        "every activity record's co2e. " + _period(inventory)
-    )
+    hint = hints.inventory(approach, aggregates_in_words().capitalize(), _period(inventory),
+                           _estimated_hint(inventory))  # fmt: skip
     table = esrs_table(inventory.lines, inventory.comparison, estimated=inventory.with_estimates)
-    html = card(title, hint + _estimated_hint(inventory), table, section_id="ghg-inventory")
+    html = card(title, hint, table, section_id="ghg-inventory")
     if restatement is not None:
         html += restatement_section(restatement)
     charts_drawn = 0
+    by_month: Markup
     if inventory.by_month.dropna(subset=["month", "scope"]).empty:
         by_month = empty("No record with co2e in a scope has an activity date.")
     else:
@@ -76,35 +73,28 @@ def inventory_sections(
     return html, charts_drawn
 
 
-def _period(inventory: Inventory) -> str:
+def _period(inventory: Inventory) -> Markup:
     """Which years the table shows."""
     if inventory.year is None:
-        return "Every year's records (<code>report --year N</code> shows one beside the next)."
+        return hints.every_year()
     beside = ", ".join(
         f"{c.year}{' (base year)' if c.is_base else ''}"
         f"{'' if c.has_records else ': no record, left empty'}"
         for c in inventory.compared[:-1]
     )
-    return (
-        f'Reporting year <strong id="reporting-year">{inventory.year}</strong>, beside '
-        f"{beside}; the change is from {inventory.year - 1} to {inventory.year}; records, "
-        f"calculated, pending and errors are {inventory.year}'s."
-    )
+    return hints.reporting_year(inventory.year, beside)
 
 
-def _estimated_hint(inventory: Inventory) -> str:
+def _estimated_hint(inventory: Inventory) -> str | Markup:
     if not inventory.with_estimates:
         return ""
     when = f"{inventory.estimates_as_of:%Y-%m-%d}" if inventory.estimates_as_of else "today"
-    return (
-        f" With the estimates of missing months as of {text(when)} (the coverage below): "
-        "<em>estimated</em> is how much of a line they are, kept in the warehouse only."
-    )
+    return hints.estimated(when)
 
 
 def esrs_table(
     lines: pd.DataFrame, comparison: pd.DataFrame | None = None, *, estimated: bool = False
-) -> str:
+) -> Markup:
     """One row per ESRS E1-6 line, classed by its kind (``line-scope_3_category`` ...): its
     co2e in tonnes (of each year side by side, and the change, with ``comparison``), what is
     estimated of it (with ``estimated``) and its records."""
@@ -115,13 +105,13 @@ def esrs_table(
     values = lines[["co2e_t"]] if comparison is None else comparison[figures]
     rows = []
     for line, shown in zip(lines.to_dict("records"), values.itertuples(index=False), strict=True):
-        label = text(line["line"])
+        label: Cell = text(line["line"])
         if line["kind"] in _NOT_GIVEN:
-            label = f'<span title="{text(MARKET_BASED_NOTE)}">{label} (not calculated)</span>'
+            label = blocks.titled(f"{label} (not calculated)", MARKET_BASED_NOTE)
         rows.append(
-            (
-                f' class="line-{text(line["kind"])}"',
-                [
+            Row(
+                css_class=f"line-{text(line['kind'])}",
+                cells=[
                     label,
                     *(numbers.decimal(value, 1) for value in shown),
                     *(_estimated_cells(line) if estimated else []),
@@ -139,30 +129,26 @@ def _estimated_cells(line: Mapping[Hashable, Any]) -> list[str]:
     return [numbers.decimal(tonnes, 1), numbers.decimal(share, 1)]
 
 
-def restatement_section(restatement: Restatement) -> str:
+def restatement_section(restatement: Restatement) -> Markup:
     """The filed inventory beside the inventory now, line by line, and the records changed
     since (the first ``CHANGES_SHOWN``; ``inventory --against`` writes them all)."""
     filed = restatement.filed
     rows = [
-        ("", [text(line["line"]), *(numbers.decimal(line[c], 1) for c in _RESTATED)])
+        Row([text(line["line"]), *(numbers.decimal(line[c], 1) for c in _RESTATED)])
         for line in restatement.lines.to_dict("records")
     ]
     table = data_table("restatement", ["line", *_RESTATED], rows, numeric_from=1, numeric_to=3)
     changes = restatement.records.head(CHANGES_SHOWN)
     counts = ", ".join(f"{restatement.count(c):,} {c}" for c in CHANGES)
-    changed = [(f' class="change-{text(record["change"])}"', _changed_cells(record))
+    changed = [Row(_changed_cells(record), css_class=f"change-{text(record['change'])}")
                for record in changes.to_dict("records")]  # fmt: skip
     headers = ["change", "line", "resource", "service id", "co2e when filed (kg)", "co2e (kg)",
                "file", "sheet", "row"]  # fmt: skip
-    shown = "" if len(changes) == len(restatement.records) else (
-        f" The first {len(changes):,} are shown; <code>emissions-etl inventory --against "
-        f"{text(filed.filed_id)}</code> lists them all."
+    hint = hints.restatement(
+        text(filed.filed_id), text(filed.year), text(filed.approach.replace("_", " ")),
+        text(numbers.instant(filed.filed_at)), text(filed.filed_by), counts, len(changes),
+        len(restatement.records),
     )  # fmt: skip
-    hint = (
-        f"The inventory filed as <strong>{text(filed.filed_id)}</strong> ({text(filed.year)}, "
-        f"{text(filed.approach.replace('_', ' '))}, filed {text(numbers.instant(filed.filed_at))} "
-        f"by {text(filed.filed_by)}) beside the same inventory now. Records since: {counts}.{shown}"
-    )
     body = table + (
         data_table("restated-records", headers, changed, numeric_from=4, numeric_to=5)
         if changed else empty("No record was added, removed or recalculated since it was filed.")
@@ -172,13 +158,13 @@ def restatement_section(restatement: Restatement) -> str:
     return card("Restatement", hint, body, section_id="restatement")
 
 
-def _estimates_table(restatement: Restatement) -> str:
+def _estimates_table(restatement: Restatement) -> Markup:
     """The estimates the filed inventory counted, and what became of each since."""
     rows = [
-        (f' class="estimate-{text(e["change"]).replace(" ", "-")}"',
-         [text(e["change"]), resource_cell(e["resource"]), text(e["entity"]), text(e["month"]),
-          numbers.decimal(e["estimate_kg when filed"], 2), numbers.decimal(e["co2e_kg now"], 2),
-          numbers.decimal(e["estimate_kg now"], 2)])
+        Row([text(e["change"]), resource_cell(e["resource"]), text(e["entity"]),
+             text(e["month"]), numbers.decimal(e["estimate_kg when filed"], 2),
+             numbers.decimal(e["co2e_kg now"], 2), numbers.decimal(e["estimate_kg now"], 2)],
+            css_class=f"estimate-{text(e['change']).replace(' ', '-')}")
         for e in restatement.estimates.head(CHANGES_SHOWN).to_dict("records")
     ]  # fmt: skip
     headers = ["estimate", "resource", "entity", "month", "estimated when filed (kg)",
@@ -186,7 +172,7 @@ def _estimates_table(restatement: Restatement) -> str:
     return data_table("restated-estimates", headers, rows, numeric_from=4, numeric_to=6)
 
 
-def _changed_cells(record: Mapping[Hashable, Any]) -> list[str]:
+def _changed_cells(record: Mapping[Hashable, Any]) -> list[Cell]:
     """A changed record's cells: how, its line (as filed, for a removed one), its figures and
     its row."""
     line = record["line when filed"] if record["change"] == "removed" else record["line"]
@@ -198,12 +184,11 @@ def _changed_cells(record: Mapping[Hashable, Any]) -> list[str]:
     ]  # fmt: skip
 
 
-def quality_table(quality: pd.DataFrame) -> str:
+def quality_table(quality: pd.DataFrame) -> Markup:
     """Records by inventory line and resource (calculated, pending, errors) and the resource's
     rows still rejected."""
     rows = [
-        (
-            "",
+        Row(
             [
                 text(line_label(row)),
                 resource_cell(row["resource"]),

@@ -1,71 +1,78 @@
 """The report's HTML tables: last runs (coloured by outcome), latest rejects, largest records.
 
-Every value from the warehouse goes through ``text()`` (HTML-escaped, missing as a dash);
-only markup built here is left unescaped.
+The cells are values (escaped by the templates' autoescape, missing as a dash) or ``Markup``
+the macros of ``blocks.html.j2`` made (a file's name with its path in a tooltip, a resource's
+dot, an outcome's badge).
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
 import pandas as pd
+from markupsafe import Markup
 
 from emissions_etl.report import numbers
 from emissions_etl.report.colours import outcome_colour, resource_colour, resource_label
+from emissions_etl.report.templating import blocks
 
 #: Long messages and errors are cut to this many characters in a cell (the title keeps all).
 MAX_CELL_CHARS = 160
 
+#: A cell: a value shown as text, or Markup a macro made.
+Cell = str | Markup
+
+
+@dataclass(frozen=True)
+class Row:
+    """A table row: its cells, a class, and the colour of its left edge (none when empty)."""
+
+    cells: Sequence[Cell]
+    css_class: str = ""
+    edge: str = ""
+
 
 def text(value: Any) -> str:
-    """A data value as escaped HTML text."""
-    return numbers.MISSING if numbers.is_missing(value) else html.escape(str(value))
+    """A data value as text (the templates escape it), missing as a dash."""
+    return numbers.MISSING if numbers.is_missing(value) else str(value)
 
 
-def file_cell(path: Any) -> str:
+def file_cell(path: Any) -> Cell:
     """The file name, with the path as written in a tooltip."""
     if numbers.is_missing(path):
         return numbers.MISSING
     name = PurePosixPath(str(path).replace("\\", "/")).name or str(path)
-    return f'<span title="{text(path)}">{text(name)}</span>'
+    return blocks.titled(name, str(path))
 
 
-def long_text_cell(value: Any) -> str:
+def long_text_cell(value: Any) -> Cell:
     """Text cut to MAX_CELL_CHARS, the whole of it in a tooltip."""
     if numbers.is_missing(value):
         return numbers.MISSING
-    value = str(value)
-    if len(value) <= MAX_CELL_CHARS:
-        return text(value)
-    return f'<span title="{text(value)}">{text(value[: MAX_CELL_CHARS - 1])}\u2026</span>'
+    whole = str(value)
+    if len(whole) <= MAX_CELL_CHARS:
+        return whole
+    return blocks.titled(whole[: MAX_CELL_CHARS - 1] + "\u2026", whole)
 
 
-def resource_cell(resource: Any) -> str:
+def resource_cell(resource: Any) -> Cell:
     """The resource's name after a dot of its chart colour."""
     if numbers.is_missing(resource):
         return numbers.MISSING
-    colour = resource_colour(str(resource))
-    return (
-        f'<span class="dot" style="background:{colour}"></span>'
-        f"{text(resource_label(str(resource)))}"
-    )
+    return blocks.resource(resource_label(str(resource)), resource_colour(str(resource)))
 
 
-def outcome_badge(outcome: Any, count: int | None = None) -> str:
+def outcome_badge(outcome: Any, count: int | None = None) -> Markup:
     """A run outcome as a coloured badge (``dry_run`` reads ``dry run``)."""
     name = "unknown" if numbers.is_missing(outcome) else str(outcome)
-    label = text(name.replace("_", " "))
     prefix = f"{count:,} " if count is not None else ""
-    return (
-        f'<span class="badge" data-outcome="{text(name)}" '
-        f'style="background:{outcome_colour(name)}">{prefix}{label}</span>'
-    )
+    return blocks.badge(name, name.replace("_", " "), outcome_colour(name), prefix)
 
 
-def runs_table(last_runs: pd.DataFrame, unit: str, divisor: float) -> str:
+def runs_table(last_runs: pd.DataFrame, unit: str, divisor: float) -> Markup:
     """The latest load runs, newest first, each row edged in its outcome's colour."""
     rows = []
     for run in last_runs.to_dict("records"):
@@ -74,10 +81,10 @@ def runs_table(last_runs: pd.DataFrame, unit: str, divisor: float) -> str:
             for name in ("co2e_kg", "co2e_in_service_kg")
         )
         rows.append(
-            (
-                f' style="border-left-color:{outcome_colour(str(run["outcome"]))}"',
-                [
-                    f'<span class="when">{numbers.instant(run["started_at"], zone=False)}</span>',
+            Row(
+                edge=outcome_colour(str(run["outcome"])),
+                cells=[
+                    blocks.when(numbers.instant(run["started_at"], zone=False)),
                     resource_cell(run["resource"]),
                     file_cell(run["source"]),
                     outcome_badge(run["outcome"]),
@@ -102,18 +109,17 @@ def runs_table(last_runs: pd.DataFrame, unit: str, divisor: float) -> str:
     return data_table("runs", headers, rows, numeric_from=4, numeric_to=11)
 
 
-def rejects_table(latest_rejects: pd.DataFrame) -> str:
+def rejects_table(latest_rejects: pd.DataFrame) -> Markup:
     """The most recent rejected cells: where they are, what they held, what to fix."""
     rows = [
-        (
-            "",
+        Row(
             [
                 file_cell(reject["file"]),
                 text(reject["sheet"]),
                 numbers.count(reject["row"]),
                 text(reject["column"]),
                 long_text_cell(reject["value"]),
-                f"<code>{text(reject['code'])}</code>",
+                blocks.code(text(reject["code"])),
                 long_text_cell(reject["message"]),
             ],
         )
@@ -123,11 +129,10 @@ def rejects_table(latest_rejects: pd.DataFrame) -> str:
     return data_table("rejects", headers, rows, numeric_from=2, numeric_to=2)
 
 
-def records_table(top_records: pd.DataFrame, unit: str, divisor: float) -> str:
+def records_table(top_records: pd.DataFrame, unit: str, divisor: float) -> Markup:
     """The records with the largest co2e, with the source row to look at."""
     rows = [
-        (
-            "",
+        Row(
             [
                 resource_cell(record["resource"]),
                 file_cell(record["source_file"]),
@@ -149,27 +154,10 @@ def records_table(top_records: pd.DataFrame, unit: str, divisor: float) -> str:
 def data_table(
     name: str,
     headers: Sequence[str],
-    rows: Sequence[tuple[str, Sequence[str]]],
+    rows: Sequence[Row],
     *,
     numeric_from: int,
     numeric_to: int,
-) -> str:
-    """A table whose columns ``numeric_from..numeric_to`` are right-aligned numbers.
-
-    Cells arrive as HTML already escaped; formatted numbers hold only digits, separators and
-    a dash. A row's attributes (if any) start with a space.
-    """
-
-    def cell(tag: str, index: int, content: str) -> str:
-        numeric = numeric_from <= index <= numeric_to
-        return f"<{tag}{' class=num' if numeric else ''}>{content}</{tag}>"
-
-    head = "".join(cell("th", i, text(h)) for i, h in enumerate(headers))
-    body = "\n".join(
-        f"<tr{attributes}>{''.join(cell('td', i, c) for i, c in enumerate(cells))}</tr>"
-        for attributes, cells in rows
-    )
-    return (
-        f'<div class="table-wrap"><table class="{name}">'
-        f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody></table></div>"
-    )
+) -> Markup:
+    """A table whose columns ``numeric_from..numeric_to`` are right-aligned numbers."""
+    return blocks.data_table(name, headers, rows, numeric_from, numeric_to)
