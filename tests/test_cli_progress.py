@@ -100,3 +100,40 @@ def test_a_piped_load_says_each_stage_in_a_line_and_draws_no_bar(tenant: Tenant)
     assert "wastes.csv: landing the calculated co2e" in lines
     assert "\x1b[" not in done.stderr
     assert " left" not in done.stderr
+
+
+def test_rebuild_in_a_terminal_counts_each_resources_records_to_what_its_lists_say(
+    tenant: Tenant,
+) -> None:
+    env = service_env(tenant)
+    path = write_wastes_csv(tenant.workdir / "wastes.csv", 250)
+    assert run_etl(["load", "--resource", "wastes", str(path)], env=env).returncode == 0
+
+    run = run_in_terminal(["rebuild-warehouse"], env=env, cwd=tenant.workdir)
+
+    assert run.returncode == 0, run.output
+    drawn = [frame for frame in frames(run.output) if frame.startswith("wastes ")]
+    assert any("250 of about 250 records" in frame for frame in drawn), drawn
+    assert any(" left" in frame for frame in drawn)
+
+
+def test_a_piped_rebuild_says_each_resource_as_it_pages_it(tenant: Tenant) -> None:
+    done = run_etl(["rebuild-warehouse"], env=service_env(tenant), timeout=180)
+
+    assert done.returncode == 0, done.stderr
+    assert "wastes: reading its records from the service" in done.stderr.splitlines()
+    assert "\x1b[" not in done.stderr
+
+
+def test_maintain_in_a_terminal_counts_its_steps_and_piped_says_each(tenant: Tenant) -> None:
+    env = service_env(tenant)
+    path = write_wastes_csv(tenant.workdir / "wastes.csv", 5)
+    assert run_etl(["load", "--resource", "wastes", str(path)], env=env).returncode == 0
+
+    run = run_in_terminal(["maintain-warehouse"], env=env, cwd=tenant.workdir)
+    piped = run_etl(["maintain-warehouse"], env=env, timeout=180)
+
+    assert run.returncode == 0, run.output
+    assert any("of 1 steps" in frame and " left" in frame for frame in frames(run.output))
+    assert piped.returncode == 0, piped.stderr
+    assert "step 1 of 1: merging the log and compacting row groups" in piped.stderr

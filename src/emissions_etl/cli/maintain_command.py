@@ -45,6 +45,8 @@ def maintain_command(
     """Keep the warehouse fast: on a DuckLake, flush inlined rows to files, merge small files,
     expire snapshots older than the retention and delete the files no snapshot needs (safe
     while loads run); on a DuckDB file, a checkpoint. Prints what it did."""
+    from emissions_etl.cli.progress_display import shown_work
+    from emissions_etl.cli.terminal import err, say
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError
     from emissions_etl.settings import Settings
 
@@ -70,7 +72,9 @@ def maintain_command(
                 else ""
             )
         )
-        upkeep = source.maintain(retention_days=settings.warehouse_retention_days)
+        with shown_work(err, say) as progress:
+            upkeep = source.maintain(retention_days=settings.warehouse_retention_days,
+                                     step=progress)  # fmt: skip
     except (ConfigurationError, ValueError) as error:
         fail_now(one_line(error), EXIT_UNUSABLE)
     except EmissionsEtlError as error:

@@ -31,6 +31,8 @@ def rebuild_command(
     the next load of their source finds them by content)."""
     from rich.table import Table
 
+    from emissions_etl.cli.progress_display import shown_work
+    from emissions_etl.cli.terminal import err, say
     from emissions_etl.connection import open_client
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError
     from emissions_etl.loading.rebuild import rebuild_warehouse
@@ -45,9 +47,9 @@ def rebuild_command(
     }
     try:
         settings = Settings(**{name: value for name, value in given.items() if value is not None})
-        with open_client(settings) as client:
+        with open_client(settings) as client, shown_work(err, say) as progress:
             rebuilt_warehouse = settings.open_warehouse()
-            rebuilt = rebuild_warehouse(client, rebuilt_warehouse)
+            rebuilt = rebuild_warehouse(client, rebuilt_warehouse, progress)
     except ConfigurationError as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
     except EmissionsEtlError as error:

@@ -130,12 +130,19 @@ class EmissionsClient:
         return decoded(response)
 
     def iter_items(
-        self, path: str, params: Mapping[str, Any] | None = None
+        self,
+        path: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        total: Callable[[int], None] | None = None,
     ) -> Iterator[dict[str, Any]]:
         """Every item of a list endpoint, whatever its shape: a Page or Package page (followed
-        page by page), a bare array, or an object holding one array (``{fuels: [...]}``)."""
+        page by page), a bare array, or an object holding one array (``{fuels: [...]}``);
+        ``total`` is told how many the first page says there are (a page's ``total``)."""
         query = {key: value for key, value in (params or {}).items() if value is not None}
         first = decoded(self.request("GET", path, params={**query, "page": 1, "size": 100}))
+        if total is not None and isinstance(first, dict) and isinstance(first.get("total"), int):
+            total(first["total"])
         if isinstance(first, list):
             yield from first
             return

@@ -13,7 +13,7 @@ mirror deletes through them until a load of their source names it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -28,8 +28,38 @@ from emissions_etl.resources import RESOURCES, ResourceSpec
 
 class ListApi(Protocol):
     def iter_items(
-        self, path: str, params: Mapping[str, Any] | None = None
+        self,
+        path: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        total: Callable[[int], None] | None = None,
     ) -> Iterator[dict[str, Any]]: ...
+
+
+class RebuildProgress(Protocol):
+    """Told how the paging goes: each resource as it starts, the records its lists say they
+    hold (a list's first page tells its total; a child resource's lists, one a parent, add
+    theirs as they are read) and the records read."""
+
+    def resource(self, name: str) -> None: ...
+
+    def expect(self, records: int) -> None: ...
+
+    def read(self, records: int) -> None: ...
+
+
+class _Unwatched:
+    def resource(self, name: str) -> None:
+        pass
+
+    def expect(self, records: int) -> None:
+        pass
+
+    def read(self, records: int) -> None:
+        pass
+
+#: Records read between two tellings of ``RebuildProgress.read`` (a page's worth).
+_TOLD_EVERY = 100
 
 
 @dataclass(frozen=True)
@@ -46,15 +76,20 @@ class RebuiltResource:
         return self.records - self.identified
 
 
-def rebuild_warehouse(api: ListApi, warehouse: WritableWarehouse) -> list[RebuiltResource]:
-    """Land every record the service holds, resource by resource (parents first)."""
+def rebuild_warehouse(
+    api: ListApi, warehouse: WritableWarehouse, progress: RebuildProgress | None = None
+) -> list[RebuiltResource]:
+    """Land every record the service holds, resource by resource (parents first), telling
+    ``progress`` how the paging goes."""
     rebuilt: list[RebuiltResource] = []
     listed: dict[str, list[dict[str, Any]]] = {}
+    watching = progress or _Unwatched()
     with warehouse.writer() as writer:
         for spec in RESOURCES.values():
             if spec.finding is None:
                 continue
-            items = _every_record(api, spec, listed)
+            watching.resource(spec.name)
+            items = _every_record(api, spec, listed, watching)
             listed[spec.name] = items
             describe(writer, spec)
             rebuilt.append(_land(writer, spec, items))
@@ -64,19 +99,32 @@ def rebuild_warehouse(api: ListApi, warehouse: WritableWarehouse) -> list[Rebuil
 
 
 def _every_record(
-    api: ListApi, spec: ResourceSpec, listed: Mapping[str, list[dict[str, Any]]]
+    api: ListApi,
+    spec: ResourceSpec,
+    listed: Mapping[str, list[dict[str, Any]]],
+    progress: RebuildProgress,
 ) -> list[dict[str, Any]]:
     finding = spec.finding
     assert finding is not None
+
+    def paged(path: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        items = []
+        for item in api.iter_items(path, params, total=progress.expect):
+            items.append(item)
+            if len(items) % _TOLD_EVERY == 0:
+                progress.read(_TOLD_EVERY)
+        progress.read(len(items) % _TOLD_EVERY)
+        return items
+
     if finding.parent is None:
-        return list(api.iter_items(finding.list_path, {}))
+        return paged(finding.list_path, {})
     parent, field = finding.parent
     stubs = [{field: str(item["id"])} for item in listed.get(parent, [])]
     queries = [
         {"path": fill_path(finding.list_path, stub), "params": dict(finding.query(stub))}
         for stub in stubs
     ]
-    return fetch_concurrently(lambda q: list(api.iter_items(q["path"], q["params"])), queries)
+    return fetch_concurrently(lambda q: paged(q["path"], q["params"]), queries)
 
 
 def _land(

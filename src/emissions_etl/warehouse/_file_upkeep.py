@@ -9,7 +9,7 @@ from pathlib import Path
 
 import duckdb
 
-from emissions_etl.warehouse._upkeep import Upkeep, counted, megabytes
+from emissions_etl.warehouse._upkeep import Upkeep, UpkeepStep, counted, megabytes, no_steps
 
 #: Rows a DuckDB row group holds when full.
 ROW_GROUP_ROWS = 122_880
@@ -32,7 +32,9 @@ class FileFigures:
         )
 
 
-def maintain_file(con: duckdb.DuckDBPyConnection, path: Path, log_bytes: int) -> Upkeep:
+def maintain_file(
+    con: duckdb.DuckDBPyConnection, path: Path, log_bytes: int, step: UpkeepStep = no_steps
+) -> Upkeep:
     """Upkeep of the DuckDB file ``path`` open on ``con`` (whose log held ``log_bytes`` before
     it was opened): its log merged, and the tables whose rows sit in more row groups than they
     need compacted; else nothing.
@@ -41,7 +43,8 @@ def maintain_file(con: duckdb.DuckDBPyConnection, path: Path, log_bytes: int) ->
     wrote; DuckDB vacuums only a table changed since its last checkpoint, so upkeep deletes
     one row of each such table and inserts it again (one transaction: the same rows), then
     checkpoints with vacuuming on: the small row groups merge and their blocks are free for
-    later writes (a DuckDB file does not shrink)."""
+    later writes (a DuckDB file does not shrink). ``step`` is told the one step as it starts."""
+    step(1, 1, "merging the log and compacting row groups")
     scattered = _scattered_tables(con)
     before = _file_figures(con, path, log_bytes)
     if log_bytes == 0 and not scattered:

@@ -25,7 +25,7 @@ import duckdb
 from emissions_etl.warehouse._conflicts import retried_on_conflict
 from emissions_etl.warehouse._connection import INLINED_ROWS, LAKE_ALIAS
 from emissions_etl.warehouse._filed import filed_snapshots
-from emissions_etl.warehouse._upkeep import Upkeep, counted, megabytes
+from emissions_etl.warehouse._upkeep import Upkeep, UpkeepStep, counted, megabytes, no_steps
 
 #: How long a file no snapshot needs stays on disk before upkeep deletes it.
 FILE_GRACE = dt.timedelta(hours=1)
@@ -49,19 +49,32 @@ class LakeFigures:
         )
 
 
+#: The steps of a lake's upkeep, in order, as ``step`` is told them.
+LAKE_STEPS = (
+    "flushing inlined rows",
+    "merging adjacent files",
+    "rewriting files with many deleted rows",
+    "expiring old snapshots",
+    "deleting the files no snapshot needs",
+)
+
+
 def maintain_lake(
     con: duckdb.DuckDBPyConnection,
     *,
     retention_days: int,
     grace: dt.timedelta = FILE_GRACE,
+    step: UpkeepStep = no_steps,
 ) -> Upkeep:
     """Upkeep of the lake attached on ``con``: snapshots older than ``retention_days`` expired
     (0: every one but the current), files no snapshot needs deleted once ``grace`` has
-    passed."""
+    passed; ``step`` is told each of ``LAKE_STEPS`` as it starts."""
     before = _lake_figures(con)
     upkeep = Upkeep(before=before, after=before)  # ``after`` measured at the end
+    step(1, len(LAKE_STEPS), LAKE_STEPS[0])
     flushed = _flush_inlined(con)
     upkeep.done.append(f"inlined rows flushed to files: {_per_table(flushed)}")
+    step(2, len(LAKE_STEPS), LAKE_STEPS[1])
     merged = _call(
         con,
         "SELECT table_name, files_processed, files_created FROM ducklake_merge_adjacent_files(?)",
@@ -70,6 +83,7 @@ def maintain_lake(
         f"adjacent files merged: {sum(row[1] for row in merged):,} into "
         f"{sum(row[2] for row in merged):,}"
     )
+    step(3, len(LAKE_STEPS), LAKE_STEPS[2])
     rewritten = _call(
         con,
         "SELECT table_name, files_processed, files_created FROM ducklake_rewrite_data_files(?)",
@@ -77,7 +91,9 @@ def maintain_lake(
     upkeep.done.append(
         f"files with many deleted rows rewritten: {sum(row[1] for row in rewritten):,}"
     )
+    step(4, len(LAKE_STEPS), LAKE_STEPS[3])
     upkeep.done.append(_expire(con, retention_days))
+    step(5, len(LAKE_STEPS), LAKE_STEPS[4])
     upkeep.done.append(_delete_unneeded(con, grace))
     upkeep.after = _lake_figures(con)
     return upkeep

@@ -10,6 +10,16 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 
+class UpkeepStep(Protocol):
+    """Told as each step of an upkeep starts: its number, of how many, and what it does."""
+
+    def __call__(self, number: int, steps: int, what: str) -> None: ...
+
+
+def no_steps(number: int, steps: int, what: str) -> None:
+    """An upkeep nobody watches."""
+
+
 class Figures(Protocol):
     """A warehouse as upkeep finds it, in one line."""
 
@@ -38,4 +48,4 @@ def megabytes(size: int) -> str:
     return f"{size / 1e6:,.1f} MB"
 
 
-__all__ = ["Figures", "Upkeep", "counted", "megabytes"]
+__all__ = ["Figures", "Upkeep", "UpkeepStep", "counted", "megabytes", "no_steps"]

@@ -45,7 +45,7 @@ from emissions_etl.warehouse._sessions import (
     session_cursor,
 )
 from emissions_etl.warehouse._target import WarehouseTarget
-from emissions_etl.warehouse._upkeep import Upkeep
+from emissions_etl.warehouse._upkeep import Upkeep, UpkeepStep, no_steps
 from emissions_etl.warehouse._writer import WarehouseWriter
 
 #: Vectors of 2,048 rows ``stream`` hands out at a time (20,480 rows).
@@ -172,18 +172,25 @@ class Warehouse:
             return cursor
         return connect_target(self.target, read_only=read_only, memory=self.memory)
 
-    def maintain(self, *, retention_days: int, wait_seconds: float | None = None) -> Upkeep:
+    def maintain(
+        self,
+        *,
+        retention_days: int,
+        wait_seconds: float | None = None,
+        step: UpkeepStep = no_steps,
+    ) -> Upkeep:
         """Upkeep (``_upkeep``): a lake's inlined rows flushed, small files merged, snapshots
         older than ``retention_days`` expired (not those of filed inventories) and the files
         no snapshot needs deleted, safely beside running loads; a DuckDB file checkpointed.
-        A file, or a lake whose catalog is a file, waits its turn as a writer does."""
+        A file, or a lake whose catalog is a file, waits its turn as a writer does. ``step``
+        is told each step as it starts."""
         if not self.target.exists:
             raise WarehouseError(f"{self.target}: no warehouse here yet (nothing has been loaded)")
         log_bytes = 0 if self.is_lake else wal_bytes(self.path)
         with self._writing(wait_seconds, creates_records=False) as con:
             if self.is_lake:
-                return maintain_lake(con, retention_days=retention_days)
-            return maintain_file(con, self.path, log_bytes)
+                return maintain_lake(con, retention_days=retention_days, step=step)
+            return maintain_file(con, self.path, log_bytes, step)
 
     @contextmanager
     def _writing(
