@@ -17,8 +17,16 @@ import typer
 from emissions_etl.cli.consolidation_option import ConsolidationOption
 from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE
 from emissions_etl.cli.file_arguments import ANYWHERE, output_path, plan_inputs
-from emissions_etl.cli.limit_options import LimitsFileOption, SharedLimitsOption
-from emissions_etl.cli.organization_options import OrganizationOption, OrganizationsOption
+from emissions_etl.cli.file_options import (
+    DefaultCountryOption,
+    ProfileOption,
+    RejectsOption,
+    ResourceOption,
+    SectorMapOption,
+    SheetOption,
+    SourceOption,
+    warn_sheet_on_csv,
+)
 from emissions_etl.cli.scrubbed_output import scrub_output
 from emissions_etl.cli.table_options import (
     AttachOption,
@@ -27,29 +35,11 @@ from emissions_etl.cli.table_options import (
     SourcesOption,
     planned_tables,
 )
-from emissions_etl.cli.terminal import fail, out, warn
-from emissions_etl.cli.warehouse_options import (
-    WarehouseDataOption,
-    WarehouseMemoryOption,
-    WarehouseOption,
-    WarehouseTempOption,
-    WarehouseThreadsOption,
-    warehouse_settings,
-)
-from emissions_etl.cli.webhook_options import (
-    WebhookFallbackOption,
-    WebhookListenOption,
-    WebhookMaxBodyOption,
-    WebhookSecretFileOption,
-    WebhookSecretOption,
-    WebhookUrlOption,
-    webhook_settings,
-)
+from emissions_etl.cli.terminal import fail, out
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from emissions_etl.loading.file_loads import Planned
     from emissions_etl.loading.file_plan import PlannedFile
     from emissions_etl.loading.pipeline import LoadOptions, ValidationSummary
     from emissions_etl.storage import AnyPath
@@ -64,71 +54,6 @@ app = typer.Typer(
     # ("EMISSIONS_WEBHOOK_FALLBACK_…") at 80 columns.
     rich_markup_mode=None,
 )
-
-ResourceOption = Annotated[
-    str | None,
-    typer.Option(
-        "--resource",
-        help="Resource the file holds, every sheet whose header fits it (see `emissions-etl "
-        "resources`); default: the file's folder name, else each sheet's (or the csv's) own, "
-        "recognised from its name and header.",
-    ),
-]
-SheetOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--sheet",
-        help="Only this sheet; repeat it for several (default: every sheet, each to its "
-        "resource; sheets that fit none are named and skipped).",
-    ),
-]
-RejectsOption = Annotated[
-    str | None,
-    typer.Option(
-        "--rejects",
-        help=f"Write rejects to OUT.json, or an annotated copy to OUT.xlsx ({ANYWHERE}).",
-    ),
-]
-ProfileOption = Annotated[
-    str | None,
-    typer.Option(
-        "--profile",
-        help="Export profile the file is in (see `emissions-etl profiles`); default: recognised "
-        "from the header when it does not have the resource's own columns.",
-    ),
-]
-SectorMapOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--sector-map",
-        envvar="EMISSIONS_SECTOR_MAP",
-        show_envvar=True,
-        help="CSV of material group -> sector (NAICS code or name) extending the profiles' table.",
-    ),
-]
-DefaultCountryOption = Annotated[
-    str | None,
-    typer.Option(
-        "--default-country",
-        envvar="EMISSIONS_DEFAULT_COUNTRY",
-        show_envvar=True,
-        help="ISO country code for rows of exports without a country (e.g. ES).",
-    ),
-]
-
-
-SourceOption = Annotated[
-    str | None,
-    typer.Option(
-        "--source",
-        envvar="EMISSIONS_SOURCE",
-        show_envvar=True,
-        help="The data set the files are versions of (a travel agency's export, a fuel card's "
-        "statements): rows without a key are identified by their content within it, so a new "
-        "version under another file name adds only its new rows (default: each file's name).",
-    ),
-]
-
 
 def _version(value: bool) -> None:
     if value:
@@ -197,7 +122,7 @@ def validate(
         if not file:
             raise ValueError("give a file or folder to check, or --from-sql QUERY")
         planned = plan_inputs([file], resource or profile_resource(profile), sheet, profile)
-        _warn_sheet_on_csv(planned, sheet)
+        warn_sheet_on_csv(planned, sheet)
     except (InputError, ConfigurationError, ValueError) as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
     unusable, rejects_by_file = _validate_planned(planned, options)
@@ -255,135 +180,10 @@ def _validate_planned(
     return unusable, rejects_by_file
 
 
-@app.command()
-def load(
-    files: Annotated[
-        list[str] | None,
-        typer.Argument(help=f"xlsx or csv files to load, or folders of them ({ANYWHERE})."),
-    ] = None,
-    resource: ResourceOption = None,
-    sheet: SheetOption = None,
-    strict: Annotated[bool, typer.Option(help="Load nothing if any row is rejected.")] = False,
-    dry_run: Annotated[
-        bool, typer.Option(help="Validate, resolve and ask the service to check; write nothing.")
-    ] = False,
-    rejects: RejectsOption = None,
-    warehouse: WarehouseOption = None,
-    warehouse_data: WarehouseDataOption = None,
-    warehouse_memory: WarehouseMemoryOption = None,
-    warehouse_temp: WarehouseTempOption = None,
-    warehouse_threads: WarehouseThreadsOption = None,
-    profile: ProfileOption = None,
-    sector_map: SectorMapOption = None,
-    default_country: DefaultCountryOption = None,
-    limits_file: LimitsFileOption = None,
-    shared_limits: SharedLimitsOption = None,
-    source: SourceOption = None,
-    organizations: OrganizationsOption = None,
-    organization: OrganizationOption = None,
-    mirror: Annotated[
-        bool,
-        typer.Option(
-            help="The file is the whole truth for its source: delete the records of rows it no "
-            "longer has (in the service and the warehouse). Refused when rows are rejected or "
-            "when it would delete more than 20 % of the source; with --dry-run, lists them."
-        ),
-    ] = False,
-    allow_mass_delete: Annotated[
-        bool, typer.Option(help="Let --mirror delete more than 20 % of the source's records.")
-    ] = False,
-    webhook_url: WebhookUrlOption = None,
-    webhook_listen: WebhookListenOption = None,
-    webhook_secret: WebhookSecretOption = None,
-    webhook_secret_file: WebhookSecretFileOption = None,
-    webhook_fallback_after: WebhookFallbackOption = None,
-    webhook_max_body_bytes: WebhookMaxBodyOption = None,
-    from_sql: FromSqlOption = None,
-    key: KeyOption = None,
-    attach: AttachOption = None,
-    sources: SourcesOption = None,
-) -> None:
-    """Load files into the service (settings from EMISSIONS_* variables) and the warehouse.
+# Load files or table sources: its options are one typed object (load_command.LoadCommand).
+from emissions_etl.cli.load_command import load_command  # noqa: E402
 
-    Files load parents first (facilities before wastes, vehicles before consumptions, ...); a
-    folder loads as the nightly loads its inbox (inbox/<resource>/ names its files' resource).
-    A row is found again by its key or its content within its source, in the warehouse and
-    else among the records the service holds: nothing is created twice.
-
-    With a webhook URL, a line says when its endpoint is registered or reused and when each
-    ingest job finishes by its event (or by polling after the wait). A group loads for one of
-    its organizations with --organization NAME (its key and id from the organizations file).
-
-    With --from-sql QUERY --resource NAME --key COL (or --sources FILE), the rows of a query
-    load instead: identified by source and key, unchanged rows are not sent, changed ones
-    update their record, and --mirror deletes the records of keys the query no longer returns;
-    --dry-run says what would be created, updated and deleted and changes nothing.
-    """
-    from emissions_etl.cli.profiles_command import profile_options, profile_resource
-    from emissions_etl.cli.terminal import check_rejects_target, load_files, print_load_report
-    from emissions_etl.errors import (
-        ConfigurationError,
-        EmissionsEtlError,
-        InputError,
-        StrictModeError,
-    )
-
-    target, tables = None, []
-    try:
-        target = output_path(rejects)
-        check_rejects_target(target)
-        tables = planned_tables(
-            files, from_sql=from_sql, resource=resource or profile_resource(profile),
-            key=key, attach=attach, source=source, sources=sources, organization=organization,
-        )  # fmt: skip
-        if not tables and not files:
-            raise ValueError("give files or folders to load, or --from-sql QUERY")
-        planned: list[Planned] = list(tables) or list(
-            plan_inputs(files or [], resource or profile_resource(profile), sheet, profile)
-        )
-        _warn_sheet_on_csv(planned, sheet)
-        given = {
-            **warehouse_settings(
-                warehouse, warehouse_data, warehouse_memory, warehouse_temp, warehouse_threads
-            ),
-            "limits_file": limits_file,
-            "shared_limits": shared_limits.value if shared_limits else None,
-            "organizations": organizations,
-        }
-        webhooks = webhook_settings(
-            webhook_url=webhook_url, webhook_listen=webhook_listen,
-            webhook_secret=webhook_secret, webhook_secret_file=webhook_secret_file,
-            webhook_fallback_after=webhook_fallback_after,
-            webhook_max_body_bytes=webhook_max_body_bytes,
-        )  # fmt: skip
-        summaries = load_files(
-            planned, strict=strict, dry_run=dry_run,
-            settings={name: value for name, value in given.items() if value is not None},
-            extra_options={
-                **profile_options(profile, sector_map, default_country),
-                "source": source, "mirror": mirror, "allow_mass_delete": allow_mass_delete,
-            },
-            webhooks=webhooks, organization=organization,
-        )  # fmt: skip
-    except StrictModeError as error:
-        if target is not None and error.rejects is not None:
-            from emissions_etl.cli.terminal import write_rejects
-
-            first = str(error.rejects["file"].iloc[0])
-            write_rejects({first if tables else Path(first): error.rejects}, target)
-        raise fail(str(error), EXIT_REJECTS) from None
-    except (InputError, ConfigurationError, ValueError) as error:
-        raise fail(str(error), EXIT_UNUSABLE) from None
-    except EmissionsEtlError as error:
-        raise fail(str(error), EXIT_FAILED) from None
-    rejected = print_load_report(summaries, target)
-    refused = [o for o in summaries if o.outcome == "failed"]  # sheets it could not tell apart
-    for outcome in refused:
-        fail(str(outcome.error), EXIT_UNUSABLE)
-    if refused:
-        raise typer.Exit(EXIT_UNUSABLE)
-    if rejected:
-        raise typer.Exit(EXIT_REJECTS)
+app.command("load")(load_command)
 
 
 @app.command()
@@ -479,25 +279,6 @@ def version() -> None:
     from emissions_etl import __version__
 
     out.print(f"emissions-etl {__version__}")
-
-
-def _warn_sheet_on_csv(planned: Sequence[Planned], sheets: list[str] | None) -> None:
-    """--sheet names a workbook's sheets: a csv or an HTML table (by content) has none, nor
-    does a query."""
-    if not sheets:
-        return
-    from emissions_etl.loading.file_plan import PlannedFile
-    from emissions_etl.sources import SourceFormat, source_format
-
-    named = " ".join(f"--sheet {sheet!r}" for sheet in sheets)
-    if any(not isinstance(entry, PlannedFile) for entry in planned):
-        warn(f"a query has no sheets: {named} is ignored")
-    files = [entry for entry in planned if isinstance(entry, PlannedFile)]
-    for file in dict.fromkeys(entry.path for entry in files):
-        kind = source_format(file)
-        if not kind.is_workbook:
-            what = "an HTML table" if kind is SourceFormat.HTML else "a csv file"
-            warn(f"{file.name} is {what}: it has no sheets, {named} is ignored")
 
 
 # Last, and cheap to import: prefect_setup imports Prefect only inside its functions.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
@@ -30,7 +30,9 @@ if TYPE_CHECKING:
     from emissions_etl.loading.pipeline import LoadOptions, ValidationSummary
     from emissions_etl.loading.table_loads import PlannedTable
     from emissions_etl.resources import ResourceSpec
+    from emissions_etl.settings import Settings
     from emissions_etl.storage import AnyPath
+    from emissions_etl.webhooks import WebhookSettings
 
 #: Rejects printed with their reasons before "and N more".
 REJECTS_SHOWN = 10
@@ -141,37 +143,21 @@ def print_rejects(rejects: pd.DataFrame, limit: int = REJECTS_SHOWN) -> None:
 
 def load_files(
     planned: Sequence[Planned],
-    *,
-    strict: bool,
-    dry_run: bool,
-    settings: Mapping[str, Any] | None = None,
-    extra_options: Mapping[str, Any] | None = None,
-    webhooks: Mapping[str, Any] | None = None,
-    organization: str | None = None,
+    settings: Settings,
+    options: LoadOptions,
+    webhooks: WebhookSettings,
 ) -> list[FileOutcome]:
     """Load with live progress (a bar per file counting its rows to their total, with the
     rows read, sent and calculated and the time left; a line per stage when stderr is not a
-    terminal); stops at the first file that fails, as a command line should. ``settings``
-    and ``webhooks``: the command's options, over the EMISSIONS_* environment;
-    ``organization``: the one of the organizations file to load for. What the webhook does
-    is printed as it happens (on stderr, above the progress)."""
+    terminal); stops at the first file that fails, as a command line should. What the
+    webhook does is printed as it happens (on stderr, above the progress)."""
     from emissions_etl.cli.progress_display import shown_progress
     from emissions_etl.loading.file_loads import load_files as load_in_order
-    from emissions_etl.loading.pipeline import LoadOptions
     from emissions_etl.loading.progress import PlannedTotals
-    from emissions_etl.organizations import settings_of
-    from emissions_etl.settings import Settings
-    from emissions_etl.webhooks import WebhookSettings
 
-    resolved = Settings(**(settings or {}))
-    if organization:
-        resolved = settings_of(organization, resolved)
-    webhook_settings = WebhookSettings(**(webhooks or {}), warehouse=resolved.warehouse)
-    options = LoadOptions(strict=strict, dry_run=dry_run, **(extra_options or {}))
     with shown_progress(PlannedTotals(planned), err, say) as progress:
-        return load_in_order(planned, settings=resolved, options=options, progress=progress,
-                             keep_going=False, webhooks=webhook_settings,
-                             notify=say)  # fmt: skip
+        return load_in_order(planned, settings=settings, options=options, progress=progress,
+                             keep_going=False, webhooks=webhooks, notify=say)  # fmt: skip
 
 
 def say(message: str) -> None:
