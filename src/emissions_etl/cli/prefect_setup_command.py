@@ -3,105 +3,165 @@ fast; the work is ``prefect_setup.setup_prefect``."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from emissions_etl.cli.limit_options import SharedLimitsOption
+from emissions_etl.cli.options_object import options_command
 from emissions_etl.cli.warehouse_options import WarehouseDataOption, WarehouseOption
 
+if TYPE_CHECKING:
+    from emissions_etl.settings import Settings
 
-def prefect_setup_command(
-    api_url: Annotated[
-        str | None, typer.Option(help="Service base URL (default: $EMISSIONS_API_URL).")
-    ] = None,
-    api_key: Annotated[
-        str | None,
-        typer.Option(help="API key (default: $EMISSIONS_API_KEY, preferred); never printed."),
-    ] = None,
-    organization_id: Annotated[
-        str | None, typer.Option(help="Organization id (default: $EMISSIONS_ORGANIZATION_ID).")
-    ] = None,
-    ca_file: Annotated[
-        Path | None, typer.Option(help="CA bundle of the service (default: $EMISSIONS_CA_FILE).")
-    ] = None,
-    warehouse: WarehouseOption = None,
-    warehouse_data: WarehouseDataOption = None,
-    inbox: Annotated[
-        str | None,
-        typer.Option(
-            help="Nightly inbox folder, a local path or an s3://, gs://, az:// URL (default: "
-            "$EMISSIONS_INBOX)."
-        ),
-    ] = None,
-    shared_limits: SharedLimitsOption = None,
-    organizations: Annotated[
-        Path | None,
-        typer.Option(
-            envvar="EMISSIONS_ORGANIZATIONS",
-            show_envvar=True,
-            help="TOML file of the organizations to load, each with its own key: writes the "
-            "variable emissions_organizations and one Secret block emissions-api-key-<name> "
-            "each; the nightly then runs once per organization.",
-        ),
-    ] = None,
-    sources: Annotated[
-        Path | None,
-        typer.Option(
-            envvar="EMISSIONS_SOURCES",
-            show_envvar=True,
-            help="TOML file of table sources the nightly syncs after its inbox: writes the "
-            "variable emissions_sources (never a password: one a URI holds goes to the Secret "
-            "block emissions-source-<source>-<database>).",
-        ),
-    ] = None,
-    project_dir: Annotated[
-        Path | None,
-        typer.Option(
-            envvar="EMISSIONS_PROJECT_DIR",
-            show_envvar=True,
-            help="A checkout to deploy from: its flows/prefect.yaml, and the folder relative "
-            "paths are taken from (default: here, or the checkout emissions-etl is installed "
-            "from; neither: the deployments the installed package carries).",
-        ),
-    ] = None,
-    deploy: Annotated[
-        bool,
-        typer.Option(help="Deploy every deployment of prefect.yaml (module-path entrypoints)."),
-    ] = True,
-    notify: Annotated[
-        str | None,
-        typer.Option(
-            envvar="EMISSIONS_NOTIFY",
-            show_envvar=True,
-            help="Block to notify through when a run of the deployments fails, as "
-            "<type>/<name> (custom-webhook/ops-alerts, slack-webhook/team, webhook/ops): "
-            "creates or updates the automation 'emissions-etl: a run failed'.",
-        ),
-    ] = None,
-    notify_partial: Annotated[
-        bool | None,
-        typer.Option(
-            "--notify-partial/--no-notify-partial",
-            envvar="EMISSIONS_NOTIFY_PARTIAL",
-            show_envvar=True,
-            help="Also notify when a run completes with rejected or failed rows (tag partial); "
-            "--no-notify-partial removes that automation. Needs --notify.",
-        ),
-    ] = None,
-    notify_overdue: Annotated[
-        bool | None,
-        typer.Option(
-            "--notify-overdue/--no-notify-overdue",
-            envvar="EMISSIONS_NOTIFY_OVERDUE",
-            show_envvar=True,
-            help="Also notify when a nightly finds data overdue: a gap of the inventory's "
-            "coverage past its due date (tag overdue); --no-notify-overdue removes that "
-            "automation. Needs --notify.",
-        ),
-    ] = None,
-) -> None:
+
+ApiUrlOption = Annotated[
+    str | None, typer.Option(help="Service base URL (default: $EMISSIONS_API_URL).")
+]
+
+ApiKeyOption = Annotated[
+    str | None,
+    typer.Option(help="API key (default: $EMISSIONS_API_KEY, preferred); never printed."),
+]
+
+OrganizationIdOption = Annotated[
+    str | None, typer.Option(help="Organization id (default: $EMISSIONS_ORGANIZATION_ID).")
+]
+
+CaFileOption = Annotated[
+    Path | None, typer.Option(help="CA bundle of the service (default: $EMISSIONS_CA_FILE).")
+]
+
+InboxOption = Annotated[
+    str | None,
+    typer.Option(
+        help="Nightly inbox folder, a local path or an s3://, gs://, az:// URL (default: "
+        "$EMISSIONS_INBOX)."
+    ),
+]
+
+OrganizationsOption = Annotated[
+    Path | None,
+    typer.Option(
+        envvar="EMISSIONS_ORGANIZATIONS",
+        show_envvar=True,
+        help="TOML file of the organizations to load, each with its own key: writes the "
+        "variable emissions_organizations and one Secret block emissions-api-key-<name> "
+        "each; the nightly then runs once per organization.",
+    ),
+]
+
+SourcesOption = Annotated[
+    Path | None,
+    typer.Option(
+        envvar="EMISSIONS_SOURCES",
+        show_envvar=True,
+        help="TOML file of table sources the nightly syncs after its inbox: writes the "
+        "variable emissions_sources (never a password: one a URI holds goes to the Secret "
+        "block emissions-source-<source>-<database>).",
+    ),
+]
+
+ProjectDirOption = Annotated[
+    Path | None,
+    typer.Option(
+        envvar="EMISSIONS_PROJECT_DIR",
+        show_envvar=True,
+        help="A checkout to deploy from: its flows/prefect.yaml, and the folder relative "
+        "paths are taken from (default: here, or the checkout emissions-etl is installed "
+        "from; neither: the deployments the installed package carries).",
+    ),
+]
+
+DeployOption = Annotated[
+    bool,
+    typer.Option(help="Deploy every deployment of prefect.yaml (module-path entrypoints)."),
+]
+
+NotifyOption = Annotated[
+    str | None,
+    typer.Option(
+        envvar="EMISSIONS_NOTIFY",
+        show_envvar=True,
+        help="Block to notify through when a run of the deployments fails, as "
+        "<type>/<name> (custom-webhook/ops-alerts, slack-webhook/team, webhook/ops): "
+        "creates or updates the automation 'emissions-etl: a run failed'.",
+    ),
+]
+
+NotifyPartialOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--notify-partial/--no-notify-partial",
+        envvar="EMISSIONS_NOTIFY_PARTIAL",
+        show_envvar=True,
+        help="Also notify when a run completes with rejected or failed rows (tag partial); "
+        "--no-notify-partial removes that automation. Needs --notify.",
+    ),
+]
+
+NotifyOverdueOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--notify-overdue/--no-notify-overdue",
+        envvar="EMISSIONS_NOTIFY_OVERDUE",
+        show_envvar=True,
+        help="Also notify when a nightly finds data overdue: a gap of the inventory's "
+        "coverage past its due date (tag overdue); --no-notify-overdue removes that "
+        "automation. Needs --notify.",
+    ),
+]
+
+
+@dataclass(frozen=True)
+class PrefectSetupCommand:
+    """What ``emissions-etl prefect-setup`` was given, in the order ``--help`` lists it."""
+
+    api_url: ApiUrlOption = None
+    api_key: ApiKeyOption = None
+    organization_id: OrganizationIdOption = None
+    ca_file: CaFileOption = None
+    warehouse: WarehouseOption = None
+    warehouse_data: WarehouseDataOption = None
+    inbox: InboxOption = None
+    shared_limits: SharedLimitsOption = None
+    organizations: OrganizationsOption = None
+    sources: SourcesOption = None
+    project_dir: ProjectDirOption = None
+    deploy: DeployOption = True
+    notify: NotifyOption = None
+    notify_partial: NotifyPartialOption = None
+    notify_overdue: NotifyOverdueOption = None
+
+    def settings(self) -> Settings:
+        """The settings: these options over the EMISSIONS_* environment."""
+        from emissions_etl.settings import Settings
+
+        given = {
+            "api_url": self.api_url, "api_key": self.api_key,
+            "organization_id": self.organization_id, "ca_file": self.ca_file,
+            "warehouse": self.warehouse, "warehouse_data": self.warehouse_data,
+            "inbox": self.inbox,
+            "shared_limits": self.shared_limits.value if self.shared_limits else None,
+            "organizations": self.organizations, "sources": self.sources,
+            "project_dir": self.project_dir,
+        }  # fmt: skip
+        return Settings(**{name: value for name, value in given.items() if value is not None})
+
+    def check_notify(self) -> None:
+        """ConfigurationError for an alert of partial or overdue runs without a block."""
+        from emissions_etl.errors import ConfigurationError
+
+        for asked, option in ((self.notify_partial, "--notify-partial"),
+                              (self.notify_overdue, "--notify-overdue")):  # fmt: skip
+            if asked is not None and not self.notify:
+                raise ConfigurationError(f"{option} needs --notify BLOCK to send through")
+
+
+@options_command(PrefectSetupCommand)
+def prefect_setup_command(command: PrefectSetupCommand) -> None:
     """Work pool, Secret block, variables, the service's limits and the warehouse's turns on
     the Prefect server in PREFECT_API_URL, then deploy, then (--notify) the alerts.
 
@@ -114,36 +174,18 @@ def prefect_setup_command(
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError
     from emissions_etl.orchestration.setup import setup_prefect
     from emissions_etl.orchestration.steps import project_directory
-    from emissions_etl.settings import Settings
 
-    given: dict[str, Any] = {
-        "api_url": api_url,
-        "api_key": api_key,
-        "organization_id": organization_id,
-        "ca_file": ca_file,
-        "warehouse": warehouse,
-        "warehouse_data": warehouse_data,
-        "inbox": inbox,
-        "shared_limits": shared_limits.value if shared_limits else None,
-        "organizations": organizations,
-        "sources": sources,
-        "project_dir": project_dir,
-    }
     console = Console()
     try:
-        for asked, option in ((notify_partial, "--notify-partial"),
-                              (notify_overdue, "--notify-overdue")):  # fmt: skip
-            if asked is not None and not notify:
-                raise ConfigurationError(f"{option} needs --notify BLOCK to send through")
-        settings = Settings(**{name: value for name, value in given.items() if value is not None})
-        folder = project_directory(settings)
+        command.check_notify()
+        settings = command.settings()
         setup_prefect(
             settings,
-            project_dir=folder,
-            deploy=deploy,
-            notify=notify,
-            notify_partial=notify_partial,
-            notify_overdue=notify_overdue,
+            project_dir=project_directory(settings),
+            deploy=command.deploy,
+            notify=command.notify,
+            notify_partial=command.notify_partial,
+            notify_overdue=command.notify_overdue,
             say=lambda line: console.print(line, highlight=False, markup=False, soft_wrap=True),
         )
     except ConfigurationError as error:
