@@ -9,6 +9,7 @@ codes: ``exit_codes.COMMAND_EXITS``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -18,6 +19,7 @@ from emissions_etl.cli.consolidation_option import ConsolidationOption
 from emissions_etl.cli.coverage_options import WithEstimatesOption
 from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
 from emissions_etl.cli.file_arguments import ANYWHERE
+from emissions_etl.cli.options_object import options_command
 from emissions_etl.cli.organization_options import InventoryOrganizationOption, OrganizationsOption
 from emissions_etl.cli.quick_exit import fail_now, one_line
 from emissions_etl.cli.warehouse_options import (
@@ -51,130 +53,176 @@ BaseYearOption = Annotated[
 ]  # fmt: skip
 
 
-def inventory_command(
-    ctx: typer.Context,
-    out: Annotated[
-        str | None,
-        typer.Option(
-            "--out",
-            help="File to write: .xlsx (sheets by scope and category, by month, by facility) or "
-            f".csv (the ESRS E1-6 table by scope and category); replaced whole ({ANYWHERE}).",
-        ),
-    ] = None,
-    year: YearOption = None,
-    base_year: BaseYearOption = None,
-    organization: InventoryOrganizationOption = None,
-    organizations: OrganizationsOption = None,
-    filed: Annotated[
-        str | None,
-        typer.Option(
-            "--filed",
-            metavar="ID",
-            help="Write the inventory filed as ID (file-inventory) again, as it was filed: its "
-            "year, base year, approach and organization, from what reproduces it.",
-        ),
-    ] = None,
-    against: Annotated[
-        str | None,
-        typer.Option(
-            "--against",
-            metavar="ID",
-            help="Restate the inventory filed as ID: each line as filed and now, and the "
-            "records added, removed or recalculated since (a sheet of the xlsx; beside a csv, "
-            "NAME.changes.csv).",
-        ),
-    ] = None,
-    evidence: Annotated[
-        str | None,
-        typer.Option(
-            "--evidence",
-            metavar="OUT.xlsx|OUT.csv",
-            help="Also write, for each line, every record behind it with its row (file, sheet, "
-            "row), the SHA-256 of the file it was loaded from and when it landed.",
-        ),
-    ] = None,
-    sample: Annotated[
-        int | None,
-        typer.Option("--sample", metavar="N", help="With --evidence: N records of each line."),
-    ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            "--seed",
-            help="With --sample: the seed the records are drawn with (the same seed "
-            "draws the same records; default: a new one, printed).",
-        ),
-    ] = None,
-    warehouse: WarehouseOption = None,
-    warehouse_data: WarehouseDataOption = None,
-    warehouse_memory: WarehouseMemoryOption = None,
-    warehouse_temp: WarehouseTempOption = None,
-    warehouse_threads: WarehouseThreadsOption = None,
-    consolidation: ConsolidationOption = None,
-    with_estimates: WithEstimatesOption = False,
-) -> None:
-    """Write the GHG inventory: Scope 1, Scope 2, Scope 3 by category and the total (ESRS E1-6)."""
-    from pydantic import ValidationError
+OutOption = Annotated[
+    str | None,
+    typer.Option(
+        "--out",
+        help="File to write: .xlsx (sheets by scope and category, by month, by facility) or "
+        f".csv (the ESRS E1-6 table by scope and category); replaced whole ({ANYWHERE}).",
+    ),
+]
 
-    from emissions_etl import storage
-    from emissions_etl.cli.consolidation_option import consolidation_approach
-    from emissions_etl.cli.inventory_summary import beside, evidence_written, written
-    from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
-    from emissions_etl.inventory import (
-        changes_path,
-        check_target,
-        write_changes_file,
-        write_inventory_file,
-    )
+FiledOption = Annotated[
+    str | None,
+    typer.Option(
+        "--filed",
+        metavar="ID",
+        help="Write the inventory filed as ID (file-inventory) again, as it was filed: its "
+        "year, base year, approach and organization, from what reproduces it.",
+    ),
+]
 
-    said: list[str] = []
-    try:
-        if out is None and evidence is None:
+AgainstOption = Annotated[
+    str | None,
+    typer.Option(
+        "--against",
+        metavar="ID",
+        help="Restate the inventory filed as ID: each line as filed and now, and the "
+        "records added, removed or recalculated since (a sheet of the xlsx; beside a csv, "
+        "NAME.changes.csv).",
+    ),
+]
+
+EvidenceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--evidence",
+        metavar="OUT.xlsx|OUT.csv",
+        help="Also write, for each line, every record behind it with its row (file, sheet, "
+        "row), the SHA-256 of the file it was loaded from and when it landed.",
+    ),
+]
+
+SampleOption = Annotated[
+    int | None,
+    typer.Option("--sample", metavar="N", help="With --evidence: N records of each line."),
+]
+
+SeedOption = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        help="With --sample: the seed the records are drawn with (the same seed "
+        "draws the same records; default: a new one, printed).",
+    ),
+]
+
+
+@dataclass(frozen=True)
+class InventoryCommand:
+    """What ``emissions-etl inventory`` was given, in the order ``--help`` lists it (and its
+    context: where ``--base-year`` came from)."""
+
+    ctx: typer.Context
+    out: OutOption = None
+    year: YearOption = None
+    base_year: BaseYearOption = None
+    organization: InventoryOrganizationOption = None
+    organizations: OrganizationsOption = None
+    filed: FiledOption = None
+    against: AgainstOption = None
+    evidence: EvidenceOption = None
+    sample: SampleOption = None
+    seed: SeedOption = None
+    warehouse: WarehouseOption = None
+    warehouse_data: WarehouseDataOption = None
+    warehouse_memory: WarehouseMemoryOption = None
+    warehouse_temp: WarehouseTempOption = None
+    warehouse_threads: WarehouseThreadsOption = None
+    consolidation: ConsolidationOption = None
+    with_estimates: WithEstimatesOption = False
+
+    def targets(self) -> tuple[AnyPath | None, AnyPath | None]:
+        """The inventory's file and the evidence's, each checked before anything is read;
+        ValueError for options that do not go together."""
+        from emissions_etl import storage
+        from emissions_etl.inventory import check_target
+
+        if self.out is None and self.evidence is None:
             raise ValueError("give --out FILE (the inventory), --evidence FILE, or both")
-        out_at = storage.as_path(out) if out is not None else None
-        evidence_at = storage.as_path(evidence) if evidence is not None else None
+        out_at = storage.as_path(self.out) if self.out is not None else None
+        evidence_at = storage.as_path(self.evidence) if self.evidence is not None else None
         for target, option in ((out_at, "--out"), (evidence_at, "--evidence")):
             if target is not None:
                 check_target(target, option)
-        if filed is not None and against is not None:
+        if self.filed is not None and self.against is not None:
             raise ValueError("--filed writes a filed inventory, --against restates one: not both")
-        if filed is not None and with_estimates:
-            raise ValueError("--filed writes a filed inventory as it was filed, with the "
-                             "estimates it was filed with: --with-estimates does not apply")
-        approach = consolidation_approach(consolidation)  # before the settings: names it
-        source = warehouse_at(
-            warehouse, warehouse_data, warehouse_memory, warehouse_temp, warehouse_threads
-        )
-        inventory, restatement = _inventories(
-            source, year=reading_year(year), base_year=base_year_of(ctx, base_year, year),
-            organization=organization, organizations=organizations, filed=filed,
-            against=against, approach=approach, with_estimates=with_estimates,
-        )  # fmt: skip
-        if out_at is not None:
-            with storage.written(out_at) as local:
-                write_inventory_file(inventory, local, warehouse=str(source.target),
-                                     restatement=restatement)  # fmt: skip
-            said += [written(out_at, inventory, str(source.target)), beside(inventory)]
-        if restatement is not None:
-            said.append(restatement.summary())
-            if out_at is not None and out_at.suffix.lower() == ".csv":
-                with storage.written(changes_path(out_at)) as local:
-                    write_changes_file(restatement, local)
-                said.append(f"{changes_path(out_at)}: the records changed since it was filed")
-                said += _estimates_beside(restatement, out_at)
-        if evidence_at is not None:
-            with storage.written(evidence_at) as local:
-                found = _evidence(source, inventory, local, sample, seed)
-            said += evidence_written(evidence_at, found)
+        if self.filed is not None and self.with_estimates:
+            raise ValueError(
+                "--filed writes a filed inventory as it was filed, with the "
+                "estimates it was filed with: --with-estimates does not apply"
+            )
+        return out_at, evidence_at
+
+
+@options_command(InventoryCommand)
+def inventory_command(command: InventoryCommand) -> None:
+    """Write the GHG inventory: Scope 1, Scope 2, Scope 3 by category and the total (ESRS E1-6)."""
+    from pydantic import ValidationError
+
+    from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
+
+    said: list[str] = []
+    try:
+        said = _written(command)
     except (InputError, ConfigurationError, ValidationError, ValueError) as error:
         fail_now(one_line(error), EXIT_UNUSABLE)
     except OSError as error:
-        fail_now(f"cannot write {error.filename or out}: {error.strerror or error}", EXIT_UNUSABLE)
+        fail_now(f"cannot write {error.filename or command.out}: {error.strerror or error}",
+                 EXIT_UNUSABLE)  # fmt: skip
     except EmissionsEtlError as error:
         fail_now(one_line(error), EXIT_FAILED)
     for line in said:
         if line:
             typer.echo(line)
+
+
+def _written(command: InventoryCommand) -> list[str]:
+    """The inventory (and its restatement, and its evidence) written where ``command`` says;
+    a line each of what was written."""
+    from emissions_etl import storage
+    from emissions_etl.cli.consolidation_option import consolidation_approach
+    from emissions_etl.cli.inventory_summary import beside, evidence_written, written
+    from emissions_etl.inventory import write_inventory_file
+
+    out_at, evidence_at = command.targets()
+    approach = consolidation_approach(command.consolidation)  # before the settings: names it
+    source = warehouse_at(command.warehouse, command.warehouse_data, command.warehouse_memory,
+                          command.warehouse_temp, command.warehouse_threads)  # fmt: skip
+    inventory, restatement = _inventories(
+        source, year=reading_year(command.year),
+        base_year=base_year_of(command.ctx, command.base_year, command.year),
+        organization=command.organization, organizations=command.organizations,
+        filed=command.filed, against=command.against, approach=approach,
+        with_estimates=command.with_estimates,
+    )  # fmt: skip
+    said: list[str] = []
+    if out_at is not None:
+        with storage.written(out_at) as local:
+            write_inventory_file(inventory, local, warehouse=str(source.target),
+                                 restatement=restatement)  # fmt: skip
+        said += [written(out_at, inventory, str(source.target)), beside(inventory)]
+    if restatement is not None:
+        said += _restated(restatement, out_at)
+    if evidence_at is not None:
+        with storage.written(evidence_at) as local:
+            found = _evidence(source, inventory, local, command.sample, command.seed)
+        said += evidence_written(evidence_at, found)
+    return said
+
+
+def _restated(restatement: Restatement, out_at: AnyPath | None) -> list[str]:
+    """The restatement's summary, and beside a csv the records changed and the estimates."""
+    from emissions_etl import storage
+    from emissions_etl.inventory import changes_path, write_changes_file
+
+    said = [restatement.summary()]
+    if out_at is not None and out_at.suffix.lower() == ".csv":
+        with storage.written(changes_path(out_at)) as local:
+            write_changes_file(restatement, local)
+        said.append(f"{changes_path(out_at)}: the records changed since it was filed")
+        said += _estimates_beside(restatement, out_at)
+    return said
 
 
 def warehouse_at(

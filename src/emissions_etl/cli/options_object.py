@@ -25,8 +25,14 @@ def options_command(
     """Decorate ``command(options: OPTIONS)`` into the function typer registers."""
     hints = get_type_hints(options, include_extras=True)
     parameters = [
-        inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY, default=field.default,
-                          annotation=hints[field.name])
+        inspect.Parameter(
+            field.name,
+            inspect.Parameter.KEYWORD_ONLY,
+            # A field without a default (typer's Context) is a parameter without one.
+            default=inspect.Parameter.empty if field.default is dataclasses.MISSING
+            else field.default,
+            annotation=hints[field.name],
+        )
         for field in dataclasses.fields(options)  # type: ignore[arg-type]
     ]  # fmt: skip
 
