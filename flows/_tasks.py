@@ -23,6 +23,7 @@ from emissions_etl.loading.progress import PlannedTotals, TenthsLog
 from emissions_etl.loading.table_loads import PlannedTable
 from emissions_etl.orchestration import late_data, organization_runs, run_report, warehouse_turns
 from emissions_etl.orchestration.artifacts import publish_markdown, publish_table
+from emissions_etl.orchestration.flow_runs import NightlyParameters, PlannedSource, file_outcome
 from emissions_etl.orchestration.organization_runs import OrganizationRun
 from emissions_etl.orchestration.organizations import inbox_for, settings_for
 from emissions_etl.orchestration.run_logs import quiet_run_logs
@@ -147,6 +148,28 @@ def _loaded(planned: Planned, options: LoadOptions, organization: str | None) ->
     if outcome.error is not None:
         return Failed(message=scrub(f"{outcome.label}: {outcome.reason}"), data=outcome.error)
     return outcome
+
+
+def load_planned_file(
+    file: PlannedFile, parameters: NightlyParameters, organization: str | None = None
+) -> FileOutcome:
+    """One planned file of the night (or the sheets of a workbook the plan gives a resource),
+    loaded by its task with the run's options; a file that fails is an outcome with its error,
+    the others load all the same. A file or sheet the plan does not load is told why not."""
+    if file.spec is None:
+        return not_loaded(file)
+    state = load_one(str(file.path), file.spec.name, parameters.options(file), file.workbook,
+                     organization, return_state=True)  # fmt: skip
+    return file_outcome(str(file.path), file.spec.name, state, file.shown_sheets)
+
+
+def sync_planned_source(
+    source: PlannedSource, parameters: NightlyParameters, organization: str | None = None
+) -> FileOutcome:
+    """One table source of the night, synced by its task as a file is loaded."""
+    state = load_source(source.name, source.resource, parameters.table_options(), organization,
+                        return_state=True)  # fmt: skip
+    return file_outcome(None, source.resource, state, table=source.name)
 
 
 def not_loaded(planned: PlannedFile) -> FileOutcome:

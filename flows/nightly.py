@@ -14,7 +14,7 @@ from prefect.states import State
 
 from emissions_etl.orchestration.flow_runs import (
     NightlyParameters,
-    load_planned,
+    anything_loaded,
     organizations_of_the_night,
 )
 from emissions_etl.orchestration.organization_runs import run_each
@@ -26,13 +26,12 @@ from emissions_etl.orchestration.run_states import (
 )
 from emissions_etl.orchestration.table_sources import planned_sources
 from emissions_etl_flows._tasks import (
-    load_one,
-    load_source,
-    not_loaded,
+    load_planned_file,
     plan,
     publish,
     publish_organizations,
     refresh_sums,
+    sync_planned_source,
     warehouse_turn,
 )
 
@@ -75,18 +74,13 @@ def nightly_load(
         runs = run_each(organizations, parameters.as_flow_parameters(), nightly_load)
         return publish_organizations(runs)
     with retried_only_on_outage(), warehouse_turn(organization):
-        outcomes = load_planned(
-            plan(inbox, organization),
-            parameters,
-            organization,
-            load=load_one,
-            not_loaded=not_loaded,
-            refresh_sums=refresh_sums,
-            sources=planned_sources(organization),
-            load_source=load_source,
-        )
+        night = plan(inbox, organization)
+        outcomes = [load_planned_file(file, parameters, organization) for file in night]
+        outcomes += [sync_planned_source(source, parameters, organization)
+                     for source in planned_sources(organization)]  # fmt: skip
+        if anything_loaded(outcomes):
+            refresh_sums(organization, return_state=True)
         return publish(outcomes, organization, coverage=True)
-
 
 if __name__ == "__main__":  # python -m emissions_etl_flows.nightly [INBOX], from any folder
     import sys

@@ -9,7 +9,7 @@ from prefect import flow
 from prefect.states import State
 
 from emissions_etl.loading.pipeline import LoadOptions
-from emissions_etl.orchestration.flow_runs import load_file
+from emissions_etl.orchestration.flow_runs import file_outcome
 from emissions_etl.orchestration.run_names import file_run_name
 from emissions_etl.orchestration.run_states import (
     OUTAGE_RETRIES,
@@ -63,8 +63,8 @@ def load_resource(
         allow_mass_delete=allow_mass_delete,
     )
     with retried_only_on_outage(), warehouse_turn(organization):
-        outcome = load_file(load_one, path, resource, options, organization=organization)
-        return publish([outcome], organization)
+        state = load_one(path, resource, options, (), organization, return_state=True)
+        return publish([file_outcome(path, resource, state)], organization)
 
 
 if __name__ == "__main__":  # python -m emissions_etl_flows.resource RESOURCE FILE, from any folder

@@ -1,58 +1,27 @@
-"""What the flows run, written once for ``flows/`` to wire: a file loaded by the flow's load
-task and its final state read as the file's outcome, and the nightly's walk: which
-organizations a night runs a child for, each planned file of an inbox loaded with the run's
-options (or told why not), and the sums read again once anything loaded.
+"""What the flows need to read as a table of contents, written once for ``flows/``: the
+options a nightly run's files and table sources load with, which organizations a night runs a
+child for, a load task's final state read as its file's outcome, and whether anything loaded
+(then the sums are read again).
 
-The Prefect tasks that do each step are the flows' (``flows/_tasks.py``) and come in as
-arguments: the loop, its branches and the options are here, the flows only wire.
+The flows walk their plan themselves, a task per planned file (``flows/_tasks.py``); nothing
+here calls a task or loops over a plan.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any
 
 from emissions_etl.errors import EmissionsEtlError
 from emissions_etl.loading.file_loads import FileOutcome
-from emissions_etl.loading.file_plan import PlannedFile, SheetFate
+from emissions_etl.loading.file_plan import PlannedFile
 from emissions_etl.loading.options import LoadOptions
 from emissions_etl.orchestration.organizations import organization_names
 from emissions_etl.storage import as_path
 
 if TYPE_CHECKING:
     from prefect.client.schemas.objects import State
-
-
-class LoadTask(Protocol):
-    """The flows' task loading one file (``emissions_etl_flows._tasks.load_one``), run for its
-    state."""
-
-    def __call__(
-        self,
-        path: str,
-        resource: str,
-        options: LoadOptions,
-        workbook: tuple[SheetFate, ...],
-        organization: str | None,
-        *,
-        return_state: Literal[True],
-    ) -> State[Any]: ...
-
-
-class SourceTask(Protocol):
-    """The flows' task syncing one table source (``emissions_etl_flows._tasks.load_source``), by
-    its name."""
-
-    def __call__(
-        self,
-        name: str,
-        resource: str,
-        options: LoadOptions,
-        organization: str | None,
-        *,
-        return_state: Literal[True],
-    ) -> State[Any]: ...
 
 
 @dataclass(frozen=True)
@@ -62,12 +31,6 @@ class PlannedSource:
 
     name: str
     resource: str
-
-
-class RefreshTask(Protocol):
-    """The flows' task reading the sums again (``emissions_etl_flows._tasks.refresh_sums``)."""
-
-    def __call__(self, organization: str | None, *, return_state: Literal[True]) -> State[Any]: ...
 
 
 def file_outcome(
@@ -89,22 +52,6 @@ def file_outcome(
         error = EmissionsEtlError(str(state.message))
     where = as_path(path) if path is not None else None
     return FileOutcome(where, resource, error=error, sheets=sheets, table=table)
-
-
-def load_file(
-    load: LoadTask,
-    path: str,
-    resource: str,
-    options: LoadOptions,
-    *,
-    workbook: tuple[SheetFate, ...] = (),
-    organization: str | None = None,
-    sheets: tuple[str, ...] = (),
-) -> FileOutcome:
-    """Run the ``load`` task on one file (or the ``options.sheets`` of a workbook) and read what
-    came of it; a file that could not be loaded is an outcome with its error, not a raise."""
-    state = load(path, resource, options, workbook, organization, return_state=True)
-    return file_outcome(path, resource, state, sheets)
 
 
 @dataclass(frozen=True)
@@ -142,42 +89,6 @@ def organizations_of_the_night(organization: str | None) -> list[str]:
     return [] if organization else organization_names()
 
 
-def load_planned(
-    planned: Sequence[PlannedFile],
-    parameters: NightlyParameters,
-    organization: str | None,
-    *,
-    load: LoadTask,
-    not_loaded: Callable[[PlannedFile], FileOutcome],
-    refresh_sums: RefreshTask,
-    sources: Sequence[PlannedSource] = (),
-    load_source: SourceTask | None = None,
-) -> list[FileOutcome]:
-    """Each planned file loaded by ``load`` (one that fails does not stop the others) or, with
-    no resource, told why not; then each table source synced by ``load_source``, a task each
-    as a file's; then, when anything loaded, the sums read again by ``refresh_sums`` (a
-    failure is that task's: the files stand loaded)."""
-    outcomes = []
-    for file in planned:
-        if file.spec is None:
-            outcomes.append(not_loaded(file))
-            continue
-        outcome = load_file(
-            load,
-            str(file.path),
-            file.spec.name,
-            parameters.options(file),
-            workbook=file.workbook,
-            organization=organization,
-            sheets=file.shown_sheets,
-        )
-        outcomes.append(outcome)
-    for source in sources:
-        if load_source is None:
-            raise ValueError("table sources to sync, and no task to sync them with")
-        state = load_source(source.name, source.resource, parameters.table_options(),
-                            organization, return_state=True)  # fmt: skip
-        outcomes.append(file_outcome(None, source.resource, state, table=source.name))
-    if any(outcome.summary is not None for outcome in outcomes):
-        refresh_sums(organization, return_state=True)
-    return outcomes
+def anything_loaded(outcomes: Sequence[FileOutcome]) -> bool:
+    """Whether a file or table source of the run loaded (its sums are then read again)."""
+    return any(outcome.summary is not None for outcome in outcomes)
