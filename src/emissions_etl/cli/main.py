@@ -94,14 +94,11 @@ def validate(
     the file, or a sheet of it, cannot be used. A workbook is reported sheet by sheet; a folder
     file by file, as the nightly reads its inbox. With --from-sql (or --sources), the rows of
     a query, each named by its key."""
-    import pandas as pd
 
     from emissions_etl.cli.profiles_command import profile_options, profile_resource
     from emissions_etl.cli.terminal import (
         check_rejects_target,
-        print_rejects,
         validate_tables,
-        write_rejects,
     )
     from emissions_etl.errors import ConfigurationError, InputError
     from emissions_etl.loading.pipeline import LoadOptions
@@ -126,6 +123,18 @@ def validate(
     except (InputError, ConfigurationError, ValueError) as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
     unusable, rejects_by_file = _validate_planned(planned, options)
+    _end_validation(unusable, rejects_by_file, target)
+
+
+def _end_validation(
+    unusable: list[str], rejects_by_file: dict[AnyPath | str, pd.DataFrame], target: AnyPath | None
+) -> None:
+    """The rejects file, the first rejects, a line for each file or sheet that could not be
+    used, and the exit code: 2 for those, else 1 when a row was rejected."""
+    import pandas as pd
+
+    from emissions_etl.cli.terminal import print_rejects, write_rejects
+
     found = list(rejects_by_file.values())
     all_rejects = pd.concat(found, ignore_index=True) if found else None
     if target is not None and all_rejects is not None:

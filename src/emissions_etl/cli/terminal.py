@@ -23,6 +23,7 @@ from emissions_etl.cli.exit_codes import EXIT_UNUSABLE
 
 if TYPE_CHECKING:
     import pandas as pd
+    from rich.table import Table
 
     from emissions_etl.errors import InputError
     from emissions_etl.loading.file_loads import FileOutcome, Planned
@@ -170,17 +171,33 @@ def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: AnyPath |
     them), where sent rows went, the sheets not loaded and why, the first rejects with their
     reasons, and the rejects file (a workbook's sheets annotated in one copy); True when any
     row was rejected."""
+    from emissions_etl.loading.pipeline import rejected_rows
+
+    out.print(_summary_table(outcomes))
+    loaded = [outcome for outcome in outcomes if outcome.summary is not None]
+    for outcome in loaded:
+        for line in _what_became_of(outcome):
+            out.print(line, highlight=False)
+    for outcome in outcomes:
+        if outcome.skipped:
+            out.print(f"{outcome.label}: {outcome.skipped}", highlight=False)
+    for outcome in loaded:
+        frame = outcome.summary.rejects if outcome.summary is not None else None
+        if frame is not None and not frame.empty:
+            out.print(f"{outcome.label}: {len(frame)} rejected cell(s) in "
+                      f"{rejected_rows(frame)} row(s)", highlight=False)  # fmt: skip
+            print_rejects(frame)
+    rejects = _by_file(outcomes)
+    if rejects_target is not None:
+        write_rejects(rejects, rejects_target)
+    return any(not frame.empty for frame in rejects.values())
+
+
+def _summary_table(outcomes: Sequence[FileOutcome]) -> Table:
+    """A row per load: its resource, outcome, rows and co2e."""
     from rich.table import Table
 
-    from emissions_etl.loading.figures import (
-        CO2E_COLUMNS,
-        NOT_THE_TOTAL,
-        ROW_COLUMNS,
-        count,
-        kg,
-        sent_explained,
-    )
-    from emissions_etl.loading.pipeline import rejected_rows
+    from emissions_etl.loading.figures import CO2E_COLUMNS, NOT_THE_TOTAL, ROW_COLUMNS, count, kg
     from emissions_etl.resources import aggregates_in_words
 
     table = Table("file", "resource", "outcome", *ROW_COLUMNS, *CO2E_COLUMNS,
@@ -196,40 +213,24 @@ def print_load_report(outcomes: Sequence[FileOutcome], rejects_target: AnyPath |
                                  s.rows_failed)),
             kg(s.co2e_loaded_kg), kg(s.co2e_in_service_kg),
         )  # fmt: skip
-    out.print(table)
-    for outcome in outcomes:
-        s = outcome.summary
-        if s is None:
-            continue
-        if s.outcome == "dry_run":
-            out.print(
-                f"{outcome.label} (source {s.source_name!r}), dry run: would create "
-                f"{s.rows_new:,} and update {s.rows_changed:,}; {s.rows_adopted:,} found in the "
-                f"service, {s.rows_unchanged:,} unchanged",
-                highlight=False,
-                markup=False,
-            )
-        adopted = f"{s.rows_adopted:,} found in the service and adopted, not created"
-        lines = [sent_explained(s), adopted if s.rows_adopted and s.outcome != "dry_run" else ""]
-        for line in [*lines, *s.notes]:
-            if line:
-                out.print(f"{outcome.label}: {line}", highlight=False, markup=False)
-    for outcome in outcomes:
-        if outcome.skipped:
-            out.print(f"{outcome.label}: {outcome.skipped}", highlight=False, markup=False)
-    for outcome in outcomes:
-        if outcome.summary is not None and not outcome.summary.rejects.empty:
-            frame = outcome.summary.rejects
-            out.print(
-                f"{outcome.label}: {len(frame)} rejected cell(s) in {rejected_rows(frame)} row(s)",
-                highlight=False,
-                markup=False,
-            )
-            print_rejects(frame)
-    rejects = _by_file(outcomes)
-    if rejects_target is not None:
-        write_rejects(rejects, rejects_target)
-    return any(not frame.empty for frame in rejects.values())
+    return table
+
+
+def _what_became_of(outcome: FileOutcome) -> list[str]:
+    """A load's lines after the table: a dry run's plan, where sent rows went, those adopted,
+    and its notes."""
+    from emissions_etl.loading.figures import sent_explained
+
+    s = outcome.summary
+    assert s is not None
+    planned = [] if s.outcome != "dry_run" else [
+        f"{outcome.label} (source {s.source_name!r}), dry run: would create {s.rows_new:,} and "
+        f"update {s.rows_changed:,}; {s.rows_adopted:,} found in the service, "
+        f"{s.rows_unchanged:,} unchanged"
+    ]  # fmt: skip
+    adopted = f"{s.rows_adopted:,} found in the service and adopted, not created"
+    lines = [sent_explained(s), adopted if s.rows_adopted and s.outcome != "dry_run" else ""]
+    return planned + [f"{outcome.label}: {line}" for line in [*lines, *s.notes] if line]
 
 
 def _by_file(outcomes: Sequence[FileOutcome]) -> dict[AnyPath | str, pd.DataFrame]:
