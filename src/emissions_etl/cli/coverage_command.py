@@ -32,25 +32,29 @@ from emissions_etl.cli.warehouse_options import (
 EXIT_OVERDUE = EXIT_REJECTS
 
 
+CoverageYearOption = Annotated[
+    str | None,
+    typer.Option("--year", metavar="YEAR", help="The reporting year (default: every year)."),
+]
+CoverageOutOption = Annotated[
+    str | None,
+    typer.Option(
+        "--out",
+        metavar="F.csv|F.xlsx",
+        help="Also write every expected month: .csv (the view's columns) or .xlsx (those, "
+        f"the matrix and what the marks mean); replaced whole ({ANYWHERE}).",
+    ),
+]
+
+
 def coverage_command(
-    year: Annotated[
-        str | None,
-        typer.Option("--year", metavar="YEAR", help="The reporting year (default: every year)."),
-    ] = None,
+    year: CoverageYearOption = None,
     as_of: AsOfOption = None,
     due_day: DueDayOption = None,
     expectations: ExpectationsOption = None,
     organization: InventoryOrganizationOption = None,
     organizations: OrganizationsOption = None,
-    out: Annotated[
-        str | None,
-        typer.Option(
-            "--out",
-            metavar="F.csv|F.xlsx",
-            help="Also write every expected month: .csv (the view's columns) or .xlsx (those, "
-            f"the matrix and what the marks mean); replaced whole ({ANYWHERE}).",
-        ),
-    ] = None,
+    out: CoverageOutOption = None,
     warehouse: WarehouseOption = None,
     warehouse_data: WarehouseDataOption = None,
     warehouse_memory: WarehouseMemoryOption = None,

@@ -27,6 +27,13 @@ from emissions_etl.cli.warehouse_options import (
     WarehouseThreadsOption,
 )
 
+NoteOption = Annotated[
+    str | None, typer.Option("--note", help="What the filing is (kept with it).")
+]
+ByOption = Annotated[
+    str | None, typer.Option("--by", help="Who files it (default: the system user running this).")
+]
+
 
 def file_inventory_command(
     ctx: typer.Context,
@@ -34,13 +41,8 @@ def file_inventory_command(
     base_year: BaseYearOption = None,
     organization: InventoryOrganizationOption = None,
     organizations: OrganizationsOption = None,
-    note: Annotated[
-        str | None, typer.Option("--note", help="What the filing is (kept with it).")
-    ] = None,
-    by: Annotated[
-        str | None,
-        typer.Option("--by", help="Who files it (default: the system user running this)."),
-    ] = None,
+    note: NoteOption = None,
+    by: ByOption = None,
     warehouse: WarehouseOption = None,
     warehouse_data: WarehouseDataOption = None,
     warehouse_memory: WarehouseMemoryOption = None,
