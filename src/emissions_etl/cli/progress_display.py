@@ -50,7 +50,7 @@ def shown_progress(
     ``console``: bars on a terminal; elsewhere a line per stage of a load told to ``say`` (a
     validation's line per file is its own)."""
     if not console.is_terminal:
-        yield StageLines(totals, say, sends=sends) if sends else silent
+        yield StageLines(totals, say) if sends else silent
         return
     with _bars(console, "rows") as progress:
         bars = Bars(progress, totals, sends=sends)
@@ -139,17 +139,14 @@ class StageLines:
     """A line on stderr as each stage of a load starts, with the rows expected when known:
     ``wastes.csv: reading (about 60,000 rows)``; nothing for a load that reads no row."""
 
-    def __init__(self, totals: Totals, say: Callable[[str], None], *, sends: bool) -> None:
+    def __init__(self, totals: Totals, say: Callable[[str], None]) -> None:
         self._totals = totals
         self._say = say
-        self._sends = sends
 
     def __call__(self, label: str) -> ProgressCallback:
-        figures = LoadProgress(label, None, sends=self._sends)
         started: set[str] = set()
 
         def advance(stage: str, rows: int) -> None:
-            figures.add(stage, rows)
             if stage in started or rows == 0:
                 return
             started.add(stage)
