@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tests.cli_process import run_etl
 from tests.terminal_process import run_in_terminal
+from tests.test_cli import service_env
 
 from .pipeline.tenancy import HEADER, Tenant, tenant, waste_row
 
@@ -44,17 +45,6 @@ def unfinished_with_time_left(output: str) -> list[tuple[int, int, str]]:
             if done < total:
                 found.append((done, total, match.group(3)))
     return found
-
-
-def service_env(tenant: Tenant) -> dict[str, str]:
-    return {
-        **os.environ,
-        "EMISSIONS_API_URL": tenant.base_url,
-        "EMISSIONS_API_KEY": tenant.api_key,
-        "EMISSIONS_ORGANIZATION_ID": tenant.organization_id,
-        "EMISSIONS_CA_FILE": str(tenant.ca_file),
-        "EMISSIONS_WAREHOUSE": str(tenant.workdir / "w.duckdb"),
-    }
 
 
 def test_validate_in_a_terminal_draws_the_files_total_and_the_time_left(tmp_path: Path) -> None:

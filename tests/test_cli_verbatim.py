@@ -10,6 +10,7 @@ from pathlib import Path
 
 from emissions_etl.warehouse import Warehouse
 from tests.cli_process import run_etl
+from tests.test_cli import service_env
 
 from .pipeline.tenancy import Tenant, tenant, waste_row, write_wastes_xlsx
 
@@ -76,15 +77,7 @@ def test_loads_summary_prints_a_file_and_a_facility_like_markup_as_they_are(
 ) -> None:
     path = write_wastes_xlsx(tenant.workdir / "[b]w[i].xlsx",
                              [waste_row(1), waste_row(2, facility=MARKUP)])  # fmt: skip
-    env = {
-        "EMISSIONS_API_URL": tenant.base_url,
-        "EMISSIONS_API_KEY": tenant.api_key,
-        "EMISSIONS_ORGANIZATION_ID": tenant.organization_id,
-        "EMISSIONS_CA_FILE": str(tenant.ca_file),
-        "EMISSIONS_WAREHOUSE": str(tenant.workdir / "w.duckdb"),
-    }
-
-    done = run("load", str(path), env=env)
+    done = run("load", str(path), env=service_env(tenant))
 
     assert done.returncode == 1, done.stderr
     summary_row = next(line for line in done.stdout.splitlines() if "partial" in line)
