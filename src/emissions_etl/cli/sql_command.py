@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
+from emissions_etl.cli.options_object import options_command
 from emissions_etl.cli.terminal import fail, out
 from emissions_etl.cli.warehouse_options import (
     WarehouseDataOption,
@@ -27,6 +29,8 @@ from emissions_etl.cli.warehouse_options import (
 if TYPE_CHECKING:
     import pandas as pd
 
+    from emissions_etl.settings import Settings
+
 #: Rows the table format shows (people read a screen, not a million rows).
 TABLE_ROWS = 1_000
 
@@ -37,36 +41,49 @@ class OutputFormat(StrEnum):
     json = "json"
 
 
-def sql_command(
-    query: Annotated[str, typer.Argument(help='The query, e.g. "SELECT * FROM emissions".')],
-    warehouse: WarehouseOption = None,
-    warehouse_data: WarehouseDataOption = None,
-    warehouse_memory: WarehouseMemoryOption = None,
-    warehouse_temp: WarehouseTempOption = None,
-    warehouse_threads: WarehouseThreadsOption = None,
-    output: Annotated[
-        OutputFormat,
-        typer.Option(
-            "--format",
-            help="table (for people), csv (with a header), or json (one object per row, keyed "
-            "by column name, one row per line).",
-        ),
-    ] = OutputFormat.table,
-) -> None:
+QueryArgument = Annotated[str, typer.Argument(help='The query, e.g. "SELECT * FROM emissions".')]
+FormatOption = Annotated[
+    OutputFormat,
+    typer.Option(
+        "--format",
+        help="table (for people), csv (with a header), or json (one object per row, keyed "
+        "by column name, one row per line).",
+    ),
+]
+
+
+@dataclass(frozen=True)
+class SqlCommand:
+    """What ``emissions-etl sql`` was given, in the order ``--help`` lists it."""
+
+    query: QueryArgument
+    warehouse: WarehouseOption = None
+    warehouse_data: WarehouseDataOption = None
+    warehouse_memory: WarehouseMemoryOption = None
+    warehouse_temp: WarehouseTempOption = None
+    warehouse_threads: WarehouseThreadsOption = None
+    output: FormatOption = OutputFormat.table
+
+    def settings(self) -> Settings:
+        """The settings: the warehouse options over the EMISSIONS_* environment."""
+        from emissions_etl.settings import Settings
+
+        return Settings(**warehouse_settings(self.warehouse, self.warehouse_data,
+                                             self.warehouse_memory, self.warehouse_temp,
+                                             self.warehouse_threads))  # fmt: skip
+
+
+@options_command(SqlCommand)
+def sql_command(command: SqlCommand) -> None:
     """Run a read-only query over the warehouse (the file, or the lake) and print its rows."""
     from emissions_etl.errors import EmissionsEtlError, WarehouseMemoryError
-    from emissions_etl.settings import Settings
 
-    given = warehouse_settings(
-        warehouse, warehouse_data, warehouse_memory, warehouse_temp, warehouse_threads
-    )
     try:
-        settings = Settings(**given)
-        chunks = settings.open_warehouse().stream(query)
+        chunks = command.settings().open_warehouse().stream(command.query)
         first = next(chunks)  # the query runs here: its errors before any output
-        if output is OutputFormat.csv:
+        if command.output is OutputFormat.csv:
             _print_csv(first, chunks)
-        elif output is OutputFormat.json:
+        elif command.output is OutputFormat.json:
             _print_json(first, chunks)
         else:
             _print_table(first, chunks)
