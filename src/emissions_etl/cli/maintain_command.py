@@ -4,11 +4,13 @@ at module level. Its exit codes: ``exit_codes.COMMAND_EXITS``."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
+from emissions_etl.cli.options_object import options_command
 from emissions_etl.cli.quick_exit import fail_now, one_line
 from emissions_etl.cli.warehouse_options import (
     WarehouseDataOption,
@@ -18,6 +20,10 @@ from emissions_etl.cli.warehouse_options import (
     WarehouseThreadsOption,
     warehouse_settings,
 )
+
+if TYPE_CHECKING:
+    from emissions_etl.settings import Settings
+    from emissions_etl.warehouse import Upkeep
 
 RetentionOption = Annotated[
     int | None,
@@ -34,50 +40,57 @@ RetentionOption = Annotated[
 ]
 
 
-def maintain_command(
-    retention: RetentionOption = None,
-    warehouse: WarehouseOption = None,
-    warehouse_data: WarehouseDataOption = None,
-    warehouse_memory: WarehouseMemoryOption = None,
-    warehouse_temp: WarehouseTempOption = None,
-    warehouse_threads: WarehouseThreadsOption = None,
-) -> None:
+@dataclass(frozen=True)
+class MaintainCommand:
+    """What ``emissions-etl maintain-warehouse`` was given, in the order ``--help`` lists it."""
+
+    retention: RetentionOption = None
+    warehouse: WarehouseOption = None
+    warehouse_data: WarehouseDataOption = None
+    warehouse_memory: WarehouseMemoryOption = None
+    warehouse_temp: WarehouseTempOption = None
+    warehouse_threads: WarehouseThreadsOption = None
+
+    def settings(self) -> Settings:
+        """The settings: these options over the EMISSIONS_* environment."""
+        from emissions_etl.settings import Settings
+
+        given: dict[str, object] = {
+            **warehouse_settings(self.warehouse, self.warehouse_data, self.warehouse_memory,
+                                 self.warehouse_temp, self.warehouse_threads)
+        }  # fmt: skip
+        if self.retention is not None:
+            given["warehouse_retention_days"] = self.retention
+        return Settings(**given)
+
+
+@options_command(MaintainCommand)
+def maintain_command(command: MaintainCommand) -> None:
     """Keep the warehouse fast: on a DuckLake, flush inlined rows to files, merge small files,
     expire snapshots older than the retention and delete the files no snapshot needs (safe
     while loads run); on a DuckDB file, a checkpoint. Prints what it did."""
-    from emissions_etl.cli.progress_display import shown_work
-    from emissions_etl.cli.terminal import err, say
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError
-    from emissions_etl.settings import Settings
 
-    given: dict[str, object] = {
-        **warehouse_settings(
-            warehouse, warehouse_data, warehouse_memory, warehouse_temp, warehouse_threads
-        )
-    }
-    if retention is not None:
-        given["warehouse_retention_days"] = retention
     try:
-        settings = Settings(**given)
-        source = settings.open_warehouse(say=typer.echo)
-        if not source.target.exists:
-            fail_now(
-                f"{source.target}: no warehouse here yet (nothing has been loaded)", EXIT_UNUSABLE
-            )
-        typer.echo(
-            f"maintaining {source.target}"
-            + (
-                f" (snapshots kept {settings.warehouse_retention_days} days)"
-                if source.is_lake
-                else ""
-            )
-        )
-        with shown_work(err, say) as progress:
-            upkeep = source.maintain(retention_days=settings.warehouse_retention_days,
-                                     step=progress)  # fmt: skip
+        upkeep = _maintained(command.settings())
     except (ConfigurationError, ValueError) as error:
         fail_now(one_line(error), EXIT_UNUSABLE)
     except EmissionsEtlError as error:
         fail_now(one_line(error), EXIT_FAILED)
     for line in upkeep.lines():
         typer.echo(f"  {line}")
+
+
+def _maintained(settings: Settings) -> Upkeep:
+    """The warehouse ``settings`` name, maintained (its progress drawn); what was done. Exits 2
+    when there is no warehouse there yet."""
+    from emissions_etl.cli.progress_display import shown_work
+    from emissions_etl.cli.terminal import err, say
+
+    source = settings.open_warehouse(say=typer.echo)
+    if not source.target.exists:
+        fail_now(f"{source.target}: no warehouse here yet (nothing has been loaded)", EXIT_UNUSABLE)
+    kept = f" (snapshots kept {settings.warehouse_retention_days} days)" if source.is_lake else ""
+    typer.echo(f"maintaining {source.target}{kept}")
+    with shown_work(err, say) as progress:
+        return source.maintain(retention_days=settings.warehouse_retention_days, step=progress)

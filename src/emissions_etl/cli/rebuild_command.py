@@ -4,8 +4,12 @@ drifted from the service. Its exit codes: ``exit_codes.COMMAND_EXITS``."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
 from emissions_etl.cli.limit_options import LimitsFileOption, SharedLimitsOption
+from emissions_etl.cli.options_object import options_command
 from emissions_etl.cli.terminal import fail, out
 from emissions_etl.cli.warehouse_options import (
     WarehouseDataOption,
@@ -16,40 +20,48 @@ from emissions_etl.cli.warehouse_options import (
     warehouse_settings,
 )
 
+if TYPE_CHECKING:
+    from emissions_etl.loading.rebuild import RebuiltResource
+    from emissions_etl.settings import Settings
+    from emissions_etl.warehouse import WarehouseTarget
 
-def rebuild_command(
-    warehouse: WarehouseOption = None,
-    warehouse_data: WarehouseDataOption = None,
-    warehouse_memory: WarehouseMemoryOption = None,
-    warehouse_temp: WarehouseTempOption = None,
-    warehouse_threads: WarehouseThreadsOption = None,
-    limits_file: LimitsFileOption = None,
-    shared_limits: SharedLimitsOption = None,
-) -> None:
+
+@dataclass(frozen=True)
+class RebuildCommand:
+    """What ``emissions-etl rebuild-warehouse`` was given, in the order ``--help`` lists it."""
+
+    warehouse: WarehouseOption = None
+    warehouse_data: WarehouseDataOption = None
+    warehouse_memory: WarehouseMemoryOption = None
+    warehouse_temp: WarehouseTempOption = None
+    warehouse_threads: WarehouseThreadsOption = None
+    limits_file: LimitsFileOption = None
+    shared_limits: SharedLimitsOption = None
+
+    def settings(self) -> Settings:
+        """The settings: these options over the EMISSIONS_* environment."""
+        from emissions_etl.settings import Settings
+
+        given = {
+            **warehouse_settings(self.warehouse, self.warehouse_data, self.warehouse_memory,
+                                 self.warehouse_temp, self.warehouse_threads),
+            "limits_file": self.limits_file,
+            "shared_limits": self.shared_limits.value if self.shared_limits else None,
+        }  # fmt: skip
+        return Settings(**{name: value for name, value in given.items() if value is not None})
+
+
+@options_command(RebuildCommand)
+def rebuild_command(command: RebuildCommand) -> None:
     """Rebuild the warehouse's records, co2e and row mapping from the service (settings from
     EMISSIONS_* variables); list the records it cannot tie to a row (no key the service keeps:
     the next load of their source finds them by content)."""
     from rich.table import Table
 
-    from emissions_etl.cli.progress_display import shown_work
-    from emissions_etl.cli.terminal import err, say
-    from emissions_etl.connection import open_client
     from emissions_etl.errors import ConfigurationError, EmissionsEtlError
-    from emissions_etl.loading.rebuild import rebuild_warehouse
-    from emissions_etl.settings import Settings
 
-    given = {
-        **warehouse_settings(
-            warehouse, warehouse_data, warehouse_memory, warehouse_temp, warehouse_threads
-        ),
-        "limits_file": limits_file,
-        "shared_limits": shared_limits.value if shared_limits else None,
-    }
     try:
-        settings = Settings(**{name: value for name, value in given.items() if value is not None})
-        with open_client(settings) as client, shown_work(err, say) as progress:
-            rebuilt_warehouse = settings.open_warehouse()
-            rebuilt = rebuild_warehouse(client, rebuilt_warehouse, progress)
+        rebuilt, target = _rebuilt(command)
     except ConfigurationError as error:
         raise fail(str(error), EXIT_UNUSABLE) from None
     except EmissionsEtlError as error:
@@ -67,4 +79,18 @@ def rebuild_command(
             "landed with their co2e, and found by content when their source is next loaded",
             highlight=False,
         )
-    out.print(f"warehouse {rebuilt_warehouse.target} rebuilt from the service", highlight=False)
+    out.print(f"warehouse {target} rebuilt from the service", highlight=False)
+
+
+def _rebuilt(command: RebuildCommand) -> tuple[list[RebuiltResource], WarehouseTarget]:
+    """The warehouse ``command`` names rebuilt from the service (its progress drawn): what was
+    rebuilt, resource by resource, and where."""
+    from emissions_etl.cli.progress_display import shown_work
+    from emissions_etl.cli.terminal import err, say
+    from emissions_etl.connection import open_client
+    from emissions_etl.loading.rebuild import rebuild_warehouse
+
+    settings = command.settings()
+    with open_client(settings) as client, shown_work(err, say) as progress:
+        rebuilt_warehouse = settings.open_warehouse()
+        return rebuild_warehouse(client, rebuilt_warehouse, progress), rebuilt_warehouse.target
