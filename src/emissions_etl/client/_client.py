@@ -6,6 +6,7 @@ every status >= 400, and one method per operation the pipeline uses.
 
 from __future__ import annotations
 
+import datetime as dt
 import ipaddress
 import ssl
 import time
@@ -21,12 +22,21 @@ import orjson
 from emissions_etl import __version__
 from emissions_etl.client._query import chunk_values, timestamp
 from emissions_etl.client._token_source import TokenSource
+from emissions_etl.client.json_types import (
+    JsonObject,
+    JsonValue,
+    QueryParams,
+    QueryValue,
+    json_object,
+    json_objects,
+)
 from emissions_etl.client.limiter import LimitPolicy, RateLimitTransport
-from emissions_etl.client.pagination import is_last_page, iter_pages
+from emissions_etl.client.pagination import is_last_page, iter_pages, page_count
 from emissions_etl.client.problem import error_from_response
 from emissions_etl.client.retry import RetryTransport
 from emissions_etl.errors import ConfigurationError, IngestJobError, TransportError
 
+# httpx names the type of its default only privately (httpx._client.UseClientDefault).
 _USE_CLIENT_AUTH: Any = httpx.USE_CLIENT_DEFAULT
 #: Pages of one list read at once once the first page says how many there are.
 PAGE_READERS = 4
@@ -85,8 +95,8 @@ class EmissionsClient:
         method: str,
         path: str,
         *,
-        params: Mapping[str, Any] | None = None,
-        json: Any = None,
+        params: QueryParams | None = None,
+        json: object = None,
         headers: Mapping[str, str] | None = None,
         auth: httpx.Auth | None = _USE_CLIENT_AUTH,
     ) -> httpx.Response:
@@ -109,20 +119,19 @@ class EmissionsClient:
             raise error_from_response(response)
         return response
 
-    def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def get_json(self, path: str, params: QueryParams | None = None) -> JsonObject:
         """GET ``path`` and return the decoded JSON object."""
-        result: dict[str, Any] = decoded(self.request("GET", path, params=params))
-        return result
+        return json_object(decoded(self.request("GET", path, params=params)), f"GET {path}")
 
     def send_json(
         self,
         method: str,
         path: str,
-        body: Any = None,
+        body: object = None,
         *,
-        params: Mapping[str, Any] | None = None,
+        params: QueryParams | None = None,
         headers: Mapping[str, str] | None = None,
-    ) -> Any:
+    ) -> JsonValue:
         """Send ``body`` as JSON and return the decoded answer (None for an empty 204)."""
         response = self.request(method, path, params=params, json=body, headers=headers)
         if response.status_code == 204 or not response.content:
@@ -132,38 +141,44 @@ class EmissionsClient:
     def iter_items(
         self,
         path: str,
-        params: Mapping[str, Any] | None = None,
+        params: QueryParams | None = None,
         *,
         total: Callable[[int], None] | None = None,
-    ) -> Iterator[dict[str, Any]]:
+    ) -> Iterator[JsonObject]:
         """Every item of a list endpoint, whatever its shape: a Page or Package page (followed
         page by page), a bare array, or an object holding one array (``{fuels: [...]}``);
         ``total`` is told how many the first page says there are (a page's ``total``)."""
         query = {key: value for key, value in (params or {}).items() if value is not None}
-        first = decoded(self.request("GET", path, params={**query, "page": 1, "size": 100}))
-        if total is not None and isinstance(first, dict) and isinstance(first.get("total"), int):
-            total(first["total"])
-        if isinstance(first, list):
-            yield from first
+        what = f"GET {path}"
+        answer = decoded(self.request("GET", path, params={**query, "page": 1, "size": 100}))
+        if isinstance(answer, list):
+            yield from json_objects(answer, what)
             return
+        first = json_object(answer, what)
+        count = first.get("total")
+        if total is not None and isinstance(count, int):
+            total(count)
         if "items" not in first:
-            yield from next((v for v in first.values() if isinstance(v, list)), [])
+            yield from json_objects(next((v for v in first.values() if isinstance(v, list)), []),
+                                    what)  # fmt: skip
             return
-        yield from first["items"]
-        if not first["items"] or is_last_page(first, 1):
+        items = json_objects(first["items"], what)
+        yield from items
+        pages = page_count(first, "pages")
+        if not items or is_last_page(first, 1):
             return
-        if first.get("pages") is None:  # a Package page: its end shows as it is read
+        if pages is None:  # a Package page: its end shows as it is read
             yield from iter_pages(self, path, query, start_page=2)
             return
 
         # Page 1 says how many there are: the rest are read a few at a time, in page order.
-        def page(number: int) -> list[dict[str, Any]]:
-            answer = self.request("GET", path, params={**query, "page": number, "size": 100})
-            return list(decoded(answer).get("items") or [])
+        def page(number: int) -> list[JsonObject]:
+            answer = self.get_json(path, params={**query, "page": number, "size": 100})
+            return json_objects(answer.get("items") or [], what)
 
         with ThreadPoolExecutor(PAGE_READERS, thread_name_prefix="pages") as pool:
-            for items in pool.map(page, range(2, int(first["pages"]) + 1)):
-                yield from items
+            for page_items in pool.map(page, range(2, pages + 1)):
+                yield from page_items
 
     def close(self) -> None:
         self._http.close()
@@ -184,42 +199,45 @@ class EmissionsClient:
 
     # -- login and reference data ----------------------------------------------------------------
 
-    def login(self, email: str, password: str) -> dict[str, Any]:
+    def login(self, email: str, password: str) -> JsonObject:
         """``POST /auth/login``: ``{access_token, token_type, expires_in}``."""
         body = {"email": email, "password": password}
-        result: dict[str, Any] = decoded(self.request("POST", "/auth/login", json=body, auth=None))
-        return result
+        answer = self.request("POST", "/auth/login", json=body, auth=None)
+        return json_object(decoded(answer), "POST /auth/login")
 
-    def list_units(self) -> list[dict[str, Any]]:
+    def list_units(self) -> list[JsonObject]:
         """``GET /v1/units``: a bare array of ``{id, name, type}``."""
-        result: list[dict[str, Any]] = decoded(self.request("GET", "/v1/units"))
-        return result
+        return json_objects(decoded(self.request("GET", "/v1/units")), "GET /v1/units")
 
     def iter_waste_efs(
         self, *, low_code: str | None = None, rd_code: str | None = None, region: str | None = None
-    ) -> Iterator[dict[str, Any]]:
+    ) -> Iterator[JsonObject]:
         """Every waste emission factor matching the filters."""
         filters = {"low_code": low_code, "rd_code": rd_code, "region": region}
         return iter_pages(self, "/v1/waste-efs", filters)
 
     # -- facilities -----------------------------------------------------------------------------
 
-    def iter_facilities(self, **filters: Any) -> Iterator[dict[str, Any]]:
+    def iter_facilities(self, **filters: QueryValue) -> Iterator[JsonObject]:
         """Every facility matching the filters (``name``, ``country``, ``type``, ``status``)."""
         return iter_pages(self, "/v1/facilities", filters)
 
-    def create_facility(self, **fields: Any) -> dict[str, Any]:
-        result: dict[str, Any] = decoded(self.request("POST", "/v1/facilities", json=fields))
-        return result
+    def create_facility(self, **fields: object) -> JsonObject:
+        answer = self.request("POST", "/v1/facilities", json=fields)
+        return json_object(decoded(answer), "POST /v1/facilities")
 
-    def get_facility(self, facility_id: str) -> dict[str, Any]:
+    def get_facility(self, facility_id: str) -> JsonObject:
         return self.get_json(f"/v1/facilities/{facility_id}")
 
     # -- v2 wastes and ingest jobs --------------------------------------------------------------
 
     def create_wastes(
-        self, records: Sequence[Mapping[str, Any]], *, idempotency_key: str, dry_run: bool = False
-    ) -> dict[str, Any]:
+        self,
+        records: Sequence[Mapping[str, object]],
+        *,
+        idempotency_key: str,
+        dry_run: bool = False,
+    ) -> JsonObject:
         """``POST /v2/wastes``: the ingest job (202, or 200 on a replay) or the dry-run result."""
         response = self.request(
             "POST",
@@ -228,10 +246,9 @@ class EmissionsClient:
             json={"records": [dict(record) for record in records]},
             headers={"Idempotency-Key": idempotency_key},
         )
-        result: dict[str, Any] = decoded(response)
-        return result
+        return json_object(decoded(response), "POST /v2/wastes")
 
-    def delete_wastes(self, waste_ids: Sequence[str], *, idempotency_key: str) -> dict[str, Any]:
+    def delete_wastes(self, waste_ids: Sequence[str], *, idempotency_key: str) -> JsonObject:
         """``POST /v2/wastes/delete``: the ingest job of the deletion."""
         response = self.request(
             "POST",
@@ -239,19 +256,18 @@ class EmissionsClient:
             json={"waste_ids": list(waste_ids)},
             headers={"Idempotency-Key": idempotency_key},
         )
-        result: dict[str, Any] = decoded(response)
-        return result
+        return json_object(decoded(response), "POST /v2/wastes/delete")
 
-    def get_ingest_job(self, job_id: str) -> dict[str, Any]:
+    def get_ingest_job(self, job_id: str) -> JsonObject:
         return self.get_json(f"/v2/ingest-jobs/{job_id}")
 
-    def iter_ingest_jobs(self, **filters: Any) -> Iterator[dict[str, Any]]:
+    def iter_ingest_jobs(self, **filters: QueryValue) -> Iterator[JsonObject]:
         """The caller's ingest jobs (``status``, ``operation``, ``created_after``, ...)."""
         return iter_pages(self, "/v2/ingest-jobs", filters)
 
     def iter_ingest_job_items(
         self, job_id: str, *, status: str | None = None
-    ) -> Iterator[dict[str, Any]]:
+    ) -> Iterator[JsonObject]:
         return iter_pages(self, f"/v2/ingest-jobs/{job_id}/items", {"status": status})
 
     def wait_for_ingest_job(
@@ -262,7 +278,7 @@ class EmissionsClient:
         poll_initial: float = 0.2,
         poll_max: float = 1.0,
         sleep: Callable[[float], None] = time.sleep,
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """Poll until the job leaves ``processing``; IngestJobError if it failed or timed out.
 
         Pauses grow to ``poll_max``, 1 s: a job queued behind others is seen finished within a
@@ -289,7 +305,7 @@ class EmissionsClient:
 
     # -- v2 webhook endpoints (organization admin key) ------------------------------------------
 
-    def iter_webhook_endpoints(self) -> Iterator[dict[str, Any]]:
+    def iter_webhook_endpoints(self) -> Iterator[JsonObject]:
         """The organization's webhook endpoints; list items never carry the ``secret``."""
         return iter_pages(self, "/v2/webhook-endpoints")
 
@@ -299,7 +315,7 @@ class EmissionsClient:
         event_types: Sequence[str],
         description: str | None = None,
         enabled: bool = True,
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """``POST /v2/webhook-endpoints`` (201): the endpoint with its ``secret`` (shown once)."""
         body = {
             "url": url,
@@ -307,14 +323,13 @@ class EmissionsClient:
             "description": description,
             "enabled": enabled,
         }
-        result: dict[str, Any] = decoded(self.request("POST", "/v2/webhook-endpoints", json=body))
-        return result
+        answer = self.request("POST", "/v2/webhook-endpoints", json=body)
+        return json_object(decoded(answer), "POST /v2/webhook-endpoints")
 
-    def update_webhook_endpoint(self, endpoint_id: str, **fields: Any) -> dict[str, Any]:
+    def update_webhook_endpoint(self, endpoint_id: str, **fields: object) -> JsonObject:
         """``PATCH /v2/webhook-endpoints/{id}`` with the given fields only (``enabled``, ...)."""
         path = f"/v2/webhook-endpoints/{endpoint_id}"
-        result: dict[str, Any] = decoded(self.request("PATCH", path, json=fields))
-        return result
+        return json_object(decoded(self.request("PATCH", path, json=fields)), f"PATCH {path}")
 
     def delete_webhook_endpoint(self, endpoint_id: str) -> None:
         """``DELETE /v2/webhook-endpoints/{id}`` (204)."""
@@ -326,10 +341,10 @@ class EmissionsClient:
         ids: Sequence[str] | None = None,
         facility_id: str | None = None,
         client_row_id: Sequence[str] | str | None = None,
-        updated_since: Any = None,
-        start_date: Any = None,
-        end_date: Any = None,
-    ) -> Iterator[dict[str, Any]]:
+        updated_since: str | dt.date | None = None,
+        start_date: str | dt.date | None = None,
+        end_date: str | dt.date | None = None,
+    ) -> Iterator[JsonObject]:
         """Wastes matching every filter; long ``ids``/``client_row_id`` lists are split."""
         base = {
             "facility_id": facility_id,
@@ -354,10 +369,11 @@ def _chunks_or_all(name: str, values: Sequence[str] | None) -> Iterator[list[str
     yield from chunk_values(name, list(values))
 
 
-def decoded(response: httpx.Response) -> Any:
+def decoded(response: httpx.Response) -> JsonValue:
     """The response's JSON body, decoded with orjson (pages of 100 records in a fraction of the
     standard library's time)."""
-    return orjson.loads(response.content)
+    value: JsonValue = orjson.loads(response.content)
+    return value
 
 
 def _require_secure(base_url: str) -> None:

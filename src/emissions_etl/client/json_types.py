@@ -1,0 +1,34 @@
+"""The service's JSON as types: what a body decodes to (``JsonValue``, ``JsonObject``), what a
+query string carries (``QueryValue``), and the checks that narrow a decoded body to the object
+or the array of objects an operation answers (interface: every operation answers JSON)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TypeAlias
+
+from emissions_etl.errors import ApiError
+
+#: A decoded JSON value, as orjson returns it.
+JsonValue: TypeAlias = "str | int | float | bool | None | list[JsonValue] | dict[str, JsonValue]"
+#: A decoded JSON object: a record, a page, an ingest job, an endpoint.
+JsonObject: TypeAlias = "dict[str, JsonValue]"
+#: A query parameter's value: a scalar, or a list sent as the parameter repeated (``ids``).
+QueryValue: TypeAlias = "str | int | float | bool | None | Sequence[str]"
+#: Query parameters; None values are left out of the query string.
+QueryParams: TypeAlias = "Mapping[str, QueryValue]"
+
+
+def json_object(value: JsonValue, what: str) -> JsonObject:
+    """``value`` as the JSON object ``what`` answers; ApiError when the service sent another
+    shape (a proxy's page, a changed interface)."""
+    if not isinstance(value, dict):
+        raise ApiError(f"{what}: expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+def json_objects(value: JsonValue, what: str) -> list[JsonObject]:
+    """``value`` as the array of JSON objects ``what`` answers; ApiError otherwise."""
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise ApiError(f"{what}: expected a JSON array of objects")
+    return [item for item in value if isinstance(item, dict)]
