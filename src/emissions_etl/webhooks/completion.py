@@ -11,8 +11,9 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
+from emissions_etl.client.json_types import JsonObject
 from emissions_etl.errors import IngestJobError
 from emissions_etl.webhooks.notices import Notify, job_outcome
 from emissions_etl.webhooks.verification import INGEST_JOB_FINISHED, VerifiedEvent
@@ -26,7 +27,7 @@ DEFAULT_CAPACITY = 1_000
 class JobCompletion(Protocol):
     """Waits for one ingest job to finish and returns it."""
 
-    def wait(self, job_id: str) -> dict[str, Any]: ...
+    def wait(self, job_id: str) -> JsonObject: ...
 
 
 class IngestJobPoller(Protocol):
@@ -34,7 +35,7 @@ class IngestJobPoller(Protocol):
 
     def wait_for_ingest_job(
         self, job_id: str, *, sleep: Callable[[float], None] = ...
-    ) -> dict[str, Any]: ...
+    ) -> JsonObject: ...
 
 
 class PollingCompletion:
@@ -43,7 +44,7 @@ class PollingCompletion:
     def __init__(self, client: IngestJobPoller) -> None:
         self._client = client
 
-    def wait(self, job_id: str) -> dict[str, Any]:
+    def wait(self, job_id: str) -> JsonObject:
         return self._client.wait_for_ingest_job(job_id)
 
 
@@ -69,7 +70,7 @@ class WebhookCompletion:
         self._notify = notify or (lambda message: logger.info("%s", message))
         self._fallback_after = fallback_after
         self._capacity = capacity
-        self._finished: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._finished: OrderedDict[str, JsonObject] = OrderedDict()
         self._changed = threading.Condition()
 
     def job_finished(self, event: VerifiedEvent) -> None:
@@ -78,25 +79,26 @@ class WebhookCompletion:
             logger.info("webhook event %s of type %r acknowledged", event.webhook_id, event.type)
             return
         job = event.data
-        if not isinstance(job, dict) or not isinstance(job.get("id"), str):
+        job_id = job.get("id") if isinstance(job, dict) else None
+        if not isinstance(job, dict) or not isinstance(job_id, str):
             logger.warning("webhook event %s carries no ingest job: ignored", event.webhook_id)
             return
         if job.get("status") == "processing":
             logger.warning("webhook event %s: job still processing: ignored", event.webhook_id)
             return
         with self._changed:
-            self._finished[job["id"]] = job
-            self._finished.move_to_end(job["id"])
+            self._finished[job_id] = job
+            self._finished.move_to_end(job_id)
             while len(self._finished) > self._capacity:
                 self._finished.popitem(last=False)
             self._changed.notify_all()
 
-    def finished(self, job_id: str) -> dict[str, Any] | None:
+    def finished(self, job_id: str) -> JsonObject | None:
         """The job if its event has come, without waiting."""
         with self._changed:
             return self._finished.get(job_id)
 
-    def wait(self, job_id: str) -> dict[str, Any]:
+    def wait(self, job_id: str) -> JsonObject:
         job = self._wait_for_event(job_id, self._fallback_after)
         if job is not None:
             self._notify(f"webhook: ingest job {job_id} finished by its event: {job_outcome(job)}")
@@ -119,7 +121,7 @@ class WebhookCompletion:
         self._notify(f"webhook: no event for ingest job {job_id} within {waited}: {outcome}")
         return polled
 
-    def _wait_for_event(self, job_id: str, timeout: float) -> dict[str, Any] | None:
+    def _wait_for_event(self, job_id: str, timeout: float) -> JsonObject | None:
         with self._changed:
             self._changed.wait_for(lambda: job_id in self._finished, timeout=timeout)
             return self._finished.get(job_id)
@@ -138,12 +140,12 @@ class WebhookCompletion:
 class _EventArrived(Exception):
     """Raised through the poller's loop to end it with the event's job."""
 
-    def __init__(self, job: dict[str, Any]) -> None:
+    def __init__(self, job: JsonObject) -> None:
         super().__init__("event arrived")
         self.job = job
 
 
-def _finished(job_id: str, job: dict[str, Any]) -> dict[str, Any]:
+def _finished(job_id: str, job: JsonObject) -> JsonObject:
     # The same contract as EmissionsClient.wait_for_ingest_job.
     if job.get("status") == "failed":
         raise IngestJobError(job_id, "the job failed", job=job)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
 from urllib.parse import urlsplit
 
 logger = logging.getLogger("emissions_etl.webhooks")
@@ -44,7 +43,7 @@ def shown_url(url: str) -> str:
     return f"{parts.scheme}://{host}{f':{port}' if port else ''}/…"
 
 
-def job_outcome(job: Mapping[str, Any]) -> str:
+def job_outcome(job: Mapping[str, object]) -> str:
     """``completed, 5000 of 5000 records calculated`` from an ingest job."""
     status = str(job.get("status") or "finished")
     counts = job.get("counts")

@@ -11,12 +11,13 @@ known, the endpoint is created afresh and its secret, returned only then, is sto
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from pydantic import SecretStr
 
+from emissions_etl.client.json_types import JsonObject
 from emissions_etl.errors import ConfigurationError, PermissionDeniedError, ValidationFailedError
 from emissions_etl.webhooks.secret_store import SecretStore
 from emissions_etl.webhooks.verification import INGEST_JOB_FINISHED
@@ -29,7 +30,7 @@ DESCRIPTION = "emissions-etl: ingest jobs finished"
 class WebhookEndpointsApi(Protocol):
     """The endpoint operations of ``EmissionsClient`` that registration uses."""
 
-    def iter_webhook_endpoints(self) -> Iterator[dict[str, Any]]: ...
+    def iter_webhook_endpoints(self) -> Iterator[JsonObject]: ...
 
     def create_webhook_endpoint(
         self,
@@ -37,9 +38,9 @@ class WebhookEndpointsApi(Protocol):
         event_types: Sequence[str],
         description: str | None = None,
         enabled: bool = True,
-    ) -> dict[str, Any]: ...
+    ) -> JsonObject: ...
 
-    def update_webhook_endpoint(self, endpoint_id: str, **fields: Any) -> dict[str, Any]: ...
+    def update_webhook_endpoint(self, endpoint_id: str, **fields: object) -> JsonObject: ...
 
     def delete_webhook_endpoint(self, endpoint_id: str) -> None: ...
 
@@ -102,8 +103,8 @@ def _ensure(
 
 
 def _first_with_secret(
-    endpoints: list[dict[str, Any]], store: SecretStore, supplied: SecretStr | None
-) -> tuple[dict[str, Any] | None, SecretStr | None]:
+    endpoints: list[JsonObject], store: SecretStore, supplied: SecretStr | None
+) -> tuple[JsonObject | None, SecretStr | None]:
     # A stored secret is certain (we saw it at creation); the supplied one is the user's word.
     for endpoint in endpoints:
         secret = store.get(str(endpoint["id"]))
@@ -115,13 +116,14 @@ def _first_with_secret(
 
 
 def _reuse(
-    client: WebhookEndpointsApi, endpoint: Mapping[str, Any], secret: SecretStr
+    client: WebhookEndpointsApi, endpoint: JsonObject, secret: SecretStr
 ) -> RegisteredEndpoint:
     endpoint_id = str(endpoint["id"])
-    changes: dict[str, Any] = {}
+    changes: dict[str, bool | list[str]] = {}
     if not endpoint.get("enabled"):
         changes["enabled"] = True
-    event_types = list(endpoint.get("event_types") or [])
+    given = endpoint.get("event_types")
+    event_types = [str(name) for name in given] if isinstance(given, list) else []
     if INGEST_JOB_FINISHED not in event_types:
         changes["event_types"] = [*event_types, INGEST_JOB_FINISHED]
     if changes:

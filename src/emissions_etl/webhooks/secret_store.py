@@ -18,10 +18,10 @@ import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from pydantic import SecretStr
 
+from emissions_etl.client.json_types import JsonObject
 from emissions_etl.errors import ConfigurationError
 from emissions_etl.scrubbing import keep_secret
 
@@ -76,7 +76,7 @@ class SecretStore:
         finally:
             os.close(fd)  # closing releases the lock
 
-    def _read(self) -> dict[str, Any]:
+    def _read(self) -> JsonObject:
         try:
             mode = self.path.stat().st_mode
         except FileNotFoundError:
@@ -93,7 +93,7 @@ class SecretStore:
         endpoints = document.get("endpoints") if isinstance(document, dict) else None
         return dict(endpoints) if isinstance(endpoints, dict) else {}
 
-    def _write(self, endpoints: dict[str, Any]) -> None:
+    def _write(self, endpoints: JsonObject) -> None:
         document = {"version": _FORMAT_VERSION, "endpoints": endpoints}
         temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         try:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import SecretStr
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
+from emissions_etl.client.json_types import JsonValue
 from emissions_etl.errors import ConfigurationError
 
 #: The one subscribable event type (interface: Events); ``webhook.test`` is only acknowledged.
@@ -37,7 +37,7 @@ class VerifiedEvent:
 
     webhook_id: str
     type: str
-    data: Any
+    data: JsonValue
     api_version: str | None
 
 
