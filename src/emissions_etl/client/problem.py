@@ -6,11 +6,11 @@ Interface: Errors. v1 ``{detail, code}``, v1 validation ``{detail: [{loc, msg, t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import httpx
 
+from emissions_etl.client.json_types import JsonObject, JsonValue
 from emissions_etl.client.retry import parse_retry_after
 from emissions_etl.errors import ApiStatusError, status_error_class
 
@@ -39,10 +39,10 @@ def error_from_response(response: httpx.Response) -> ApiStatusError:
 
 
 def _parse(
-    body: Any, response: httpx.Response
-) -> tuple[str, str | None, list[Mapping[str, Any]], dict[str, Any]]:
+    body: JsonValue, response: httpx.Response
+) -> tuple[str, str | None, list[JsonObject], JsonObject]:
     """(detail, code, errors, problem) from a decoded body."""
-    if not isinstance(body, Mapping):
+    if not isinstance(body, dict):
         return _text_detail(response), None, [], {}
     problem = dict(body)
     code = _string(body.get("code"))
@@ -55,26 +55,28 @@ def _parse(
     return detail, code, errors, problem
 
 
-def _summarise(errors: Sequence[Mapping[str, Any]]) -> str:
+def _summarise(errors: Sequence[JsonObject]) -> str:
     """One line for a validation list: the count and the first entry."""
     if not errors:
         return "validation failed"
     first = errors[0]
-    where = ".".join(str(part) for part in first.get("loc", ()) or ())
+    loc = first.get("loc")
+    where = ".".join(str(part) for part in loc) if isinstance(loc, list) else ""
     message = first.get("msg") or first.get("message") or first.get("type") or ""
     head = f"{where}: {message}" if where else str(message)
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
     return f"validation failed: {head}{more}"
 
 
-def _json_body(response: httpx.Response) -> Any:
+def _json_body(response: httpx.Response) -> JsonValue:
     content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
     if not (content_type == "application/json" or content_type.endswith("+json")):
         return None
     try:
-        return response.json()
+        body: JsonValue = response.json()
     except ValueError:
         return None
+    return body
 
 
 def _text_detail(response: httpx.Response) -> str:
@@ -82,11 +84,11 @@ def _text_detail(response: httpx.Response) -> str:
     return text or response.reason_phrase or f"HTTP {response.status_code}"
 
 
-def _records(value: Any) -> list[Mapping[str, Any]]:
+def _records(value: JsonValue) -> list[JsonObject]:
     if not isinstance(value, list):
         return []
-    return [entry for entry in value if isinstance(entry, Mapping)]
+    return [entry for entry in value if isinstance(entry, dict)]
 
 
-def _string(value: Any) -> str | None:
+def _string(value: JsonValue) -> str | None:
     return value if isinstance(value, str) and value else None
