@@ -13,11 +13,12 @@ import string
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol
+from typing import Protocol, TypedDict, TypeVar
 
 import orjson
 import pandas as pd
 
+from emissions_etl.client.json_types import JsonObject, JsonValue, QueryParams, json_object
 from emissions_etl.errors import NotFoundError
 from emissions_etl.resources import Readback, ResourceSpec
 from emissions_etl.warehouse import REMOTE_COLUMNS
@@ -26,19 +27,26 @@ READ_THREADS = 6
 #: Ids per list request when the list filters by ids (query string well under 8 KB).
 IDS_PER_REQUEST = 100
 
+Query = TypeVar("Query")
+
+
+class ListQuery(TypedDict):
+    """One list to read: its path (a parent's id filled in) and its query parameters."""
+
+    path: str
+    params: QueryParams
+
 
 class ReadApi(Protocol):
     """The client calls read-back needs."""
 
-    def iter_items(
-        self, path: str, params: Mapping[str, Any] | None = None
-    ) -> Iterator[dict[str, Any]]: ...
+    def iter_items(self, path: str, params: QueryParams | None = None) -> Iterator[JsonObject]: ...
 
-    def send_json(self, method: str, path: str, body: Any = None) -> Any: ...
+    def send_json(self, method: str, path: str, body: object = None) -> JsonValue: ...
 
 
 def remote_frame(
-    items: list[dict[str, Any]], spec: ResourceSpec, source_keys: Mapping[str, str] | None = None
+    items: list[JsonObject], spec: ResourceSpec, source_keys: Mapping[str, str] | None = None
 ) -> pd.DataFrame:
     """Service records as ``remote_records`` columns (the record itself kept as JSON).
 
@@ -83,7 +91,7 @@ def _echoed_key(spec: ResourceSpec) -> str | None:
     return str(key_field) if key_field else None
 
 
-def _values(items: list[dict[str, Any]], name: str | None, *, summed: bool = False) -> list[Any]:
+def _values(items: list[JsonObject], name: str | None, *, summed: bool = False) -> list[JsonValue]:
     """Each item's field ``name``; a dotted name walks nested objects (``data.start_date``), and
     with ``summed`` through lists too, summing what it finds (``periods.co2e``: a record whose
     co2e is that of the sub-records it embeds, 0 for an empty list)."""
@@ -95,18 +103,18 @@ def _values(items: list[dict[str, Any]], name: str | None, *, summed: bool = Fal
     return [item[name] if name in item else _at(item, parts, summed) for item in items]
 
 
-def _at(value: Any, parts: list[str], summed: bool) -> Any:
+def _at(value: JsonValue, parts: list[str], summed: bool) -> JsonValue:
     if isinstance(value, list):
         if not summed:
             return None
         found = [_at(item, parts, summed) for item in value]
-        return sum(float(number) for number in found if number is not None)
+        return sum(float(number) for number in found if isinstance(number, int | float | str))
     if not parts:
         return value
     return _at(value.get(parts[0]), parts[1:], summed) if isinstance(value, dict) else None
 
 
-def read_records(api: ReadApi, readback: Readback, records: pd.DataFrame) -> list[dict[str, Any]]:
+def read_records(api: ReadApi, readback: Readback, records: pd.DataFrame) -> list[JsonObject]:
     """The service's current version of ``records`` (``remote_id`` and ``payload`` columns);
     records the service no longer holds are left out."""
     if records.empty:
@@ -128,12 +136,13 @@ def read_records(api: ReadApi, readback: Readback, records: pd.DataFrame) -> lis
     if readback.get_path is not None:
         path = readback.get_path
 
-        def one(remote_id: str) -> dict[str, Any] | None:
+        def one(remote_id: str) -> JsonObject | None:
+            where = path.format(id=remote_id)
             try:
-                result: dict[str, Any] = api.send_json("GET", path.format(id=remote_id))
-                return result
+                found = api.send_json("GET", where)
             except NotFoundError:
                 return None
+            return None if found is None else json_object(found, f"GET {where}")
 
         with ThreadPoolExecutor(READ_THREADS, thread_name_prefix="readback") as pool:
             found = list(pool.map(one, records["remote_id"].astype(str)))
@@ -143,14 +152,14 @@ def read_records(api: ReadApi, readback: Readback, records: pd.DataFrame) -> lis
     wanted = set(records["remote_id"].astype(str))
     path, query = readback.list_path, readback.list_query
     lists = distinct_queries(
-        {"path": fill_path(path, record), "params": dict(query(record))}
+        ListQuery(path=fill_path(path, record), params=dict(query(record)))
         for record in map(json.loads, records["payload"])
     )
     items = fetch_concurrently(lambda q: list(api.iter_items(q["path"], q["params"])), lists)
     return [item for item in items if str(item.get("id")) in wanted]
 
 
-def fill_path(template: str, fields: Mapping[str, Any]) -> str:
+def fill_path(template: str, fields: Mapping[str, object]) -> str:
     """``template`` with its ``{field}`` parts taken from ``fields`` (a record's parent id in
     ``/v1/vehicles/{vehicle_id}/consumptions``)."""
     names = [name for _, name, _, _ in string.Formatter().parse(template) if name]
@@ -181,15 +190,15 @@ def settle(
         remote = remote.reset_index(drop=True)
 
 
-def distinct_queries(queries: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    seen: dict[str, dict[str, Any]] = {}
+def distinct_queries(queries: Iterable[ListQuery]) -> list[ListQuery]:
+    seen: dict[str, ListQuery] = {}
     for query in queries:
-        seen.setdefault(json.dumps(query, sort_keys=True, default=str), dict(query))
+        seen.setdefault(json.dumps(query, sort_keys=True, default=str), query)
     return list(seen.values())
 
 
 def fetch_concurrently(
-    fetch: Callable[[dict[str, Any]], list[dict[str, Any]]], queries: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
+    fetch: Callable[[Query], list[JsonObject]], queries: list[Query]
+) -> list[JsonObject]:
     with ThreadPoolExecutor(READ_THREADS, thread_name_prefix="readback") as pool:
         return [item for items in pool.map(fetch, queries) for item in items]

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 import pandas as pd
 
+from emissions_etl.client.json_types import JsonObject, QueryParams
 from emissions_etl.domain.row_keys import source_of_key
 from emissions_etl.loading.ports import LoadWarehouse, WritableWarehouse
 from emissions_etl.loading.preparation import describe
-from emissions_etl.loading.readback import fetch_concurrently, fill_path, remote_frame
+from emissions_etl.loading.readback import ListQuery, fetch_concurrently, fill_path, remote_frame
 from emissions_etl.resources import RESOURCES, ResourceSpec
 
 
@@ -30,10 +31,10 @@ class ListApi(Protocol):
     def iter_items(
         self,
         path: str,
-        params: Mapping[str, Any] | None = None,
+        params: QueryParams | None = None,
         *,
         total: Callable[[int], None] | None = None,
-    ) -> Iterator[dict[str, Any]]: ...
+    ) -> Iterator[JsonObject]: ...
 
 
 class RebuildProgress(Protocol):
@@ -57,6 +58,7 @@ class _Unwatched:
 
     def read(self, records: int) -> None:
         pass
+
 
 #: Records read between two tellings of ``RebuildProgress.read`` (a page's worth).
 _TOLD_EVERY = 100
@@ -82,7 +84,7 @@ def rebuild_warehouse(
     """Land every record the service holds, resource by resource (parents first), telling
     ``progress`` how the paging goes."""
     rebuilt: list[RebuiltResource] = []
-    listed: dict[str, list[dict[str, Any]]] = {}
+    listed: dict[str, list[JsonObject]] = {}
     watching = progress or _Unwatched()
     with warehouse.writer() as writer:
         for spec in RESOURCES.values():
@@ -101,14 +103,14 @@ def rebuild_warehouse(
 def _every_record(
     api: ListApi,
     spec: ResourceSpec,
-    listed: Mapping[str, list[dict[str, Any]]],
+    listed: Mapping[str, list[JsonObject]],
     progress: RebuildProgress,
-) -> list[dict[str, Any]]:
+) -> list[JsonObject]:
     finding = spec.finding
     assert finding is not None
 
-    def paged(path: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
-        items = []
+    def paged(path: str, params: QueryParams) -> list[JsonObject]:
+        items: list[JsonObject] = []
         for item in api.iter_items(path, params, total=progress.expect):
             items.append(item)
             if len(items) % _TOLD_EVERY == 0:
@@ -121,15 +123,13 @@ def _every_record(
     parent, field = finding.parent
     stubs = [{field: str(item["id"])} for item in listed.get(parent, [])]
     queries = [
-        {"path": fill_path(finding.list_path, stub), "params": dict(finding.query(stub))}
+        ListQuery(path=fill_path(finding.list_path, stub), params=dict(finding.query(stub)))
         for stub in stubs
     ]
     return fetch_concurrently(lambda q: paged(q["path"], q["params"]), queries)
 
 
-def _land(
-    writer: LoadWarehouse, spec: ResourceSpec, items: list[dict[str, Any]]
-) -> RebuiltResource:
+def _land(writer: LoadWarehouse, spec: ResourceSpec, items: list[JsonObject]) -> RebuiltResource:
     """Replace the resource's records with ``items``; keep the mappings of records that still
     exist, map the records whose key can be read off them, forget the rest."""
     finding = spec.finding
@@ -153,5 +153,5 @@ def _land(
     return RebuiltResource(spec.name, len(items), len(mapped) + len(keyed))
 
 
-def _key_of(key_of: Any, item: Mapping[str, Any]) -> str | None:
+def _key_of(key_of: Callable[[JsonObject], str | None] | None, item: JsonObject) -> str | None:
     return key_of(item) if key_of is not None else None
