@@ -7,22 +7,22 @@ from __future__ import annotations
 import math
 from collections import defaultdict, deque
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from emissions_etl.client.json_types import JsonObject
 from emissions_etl.resources import Finding
 
 
 def pair_by_identity(
-    finding: Finding, payloads: Sequence[Mapping[str, Any]], items: Sequence[Mapping[str, Any]]
-) -> dict[int, dict[str, Any]]:
+    finding: Finding, payloads: Sequence[Mapping[str, object]], items: Sequence[JsonObject]
+) -> dict[int, JsonObject]:
     """Row position -> the record it is: the n-th row of an identity takes the n-th record of
     it (records in the order the service lists them), each record at most once."""
-    pairs: dict[int, dict[str, Any]] = {}
+    pairs: dict[int, JsonObject] = {}
     taken: set[str] = set()
-    index: dict[tuple[str, ...], dict[Hashable, deque[Mapping[str, Any]]]] = {}
+    index: dict[tuple[str, ...], dict[Hashable, deque[JsonObject]]] = {}
     for position, payload in enumerate(payloads):
         fields = _compared(finding, payload)
         if fields not in index:
@@ -40,7 +40,7 @@ def pair_by_identity(
 
 
 def same_record(
-    record_fields: Sequence[str], finding: Finding, row: pd.Series, item: Mapping[str, Any]
+    record_fields: Sequence[str], finding: Finding, row: pd.Series, item: Mapping[str, object]
 ) -> bool:
     """Whether the record the service holds says what the row says: every field of the row's
     record, an empty one included (an emptied cell is a difference to clear), except those
@@ -58,15 +58,15 @@ def same_record(
     return True
 
 
-def lookup(item: Mapping[str, Any], path: str) -> Any:
+def lookup(item: Mapping[str, object], path: str) -> object:
     """A field of a listed item, by dotted path (``data.custom_id``)."""
-    value: Any = item
+    value: object = item
     for part in path.split("."):
         value = value.get(part) if isinstance(value, Mapping) else None
     return value
 
 
-def normalised(value: Any) -> Hashable:
+def normalised(value: object) -> Hashable:
     """A value as the service would store it, comparable and hashable: text trimmed, spaces
     joined and case-blind; numbers by value (12 significant digits); dates ISO; empty text and
     empty lists as nothing."""
@@ -84,13 +84,13 @@ def normalised(value: Any) -> Hashable:
     return text or None
 
 
-def _missing(value: Any) -> bool:
+def _missing(value: object) -> bool:
     if value is None or value is pd.NA or value is pd.NaT:
         return True
     return isinstance(value, float) and math.isnan(value)
 
 
-def _compared(finding: Finding, payload: Mapping[str, Any]) -> tuple[str, ...]:
+def _compared(finding: Finding, payload: Mapping[str, object]) -> tuple[str, ...]:
     return tuple(
         name
         for name in finding.match_fields
@@ -99,7 +99,7 @@ def _compared(finding: Finding, payload: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def _identity_of_payload(
-    finding: Finding, payload: Mapping[str, Any], fields: tuple[str, ...]
+    finding: Finding, payload: Mapping[str, object], fields: tuple[str, ...]
 ) -> Hashable:
     if finding.identity is not None:
         return finding.identity(payload)
@@ -107,7 +107,7 @@ def _identity_of_payload(
 
 
 def _identity_of_item(
-    finding: Finding, item: Mapping[str, Any], fields: tuple[str, ...]
+    finding: Finding, item: Mapping[str, object], fields: tuple[str, ...]
 ) -> Hashable:
     if finding.identity is not None:
         return finding.identity(item)

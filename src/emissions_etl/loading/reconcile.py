@@ -19,12 +19,13 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 
+from emissions_etl.client.json_types import JsonObject, QueryParams
 from emissions_etl.loading.identity import pair_by_identity, same_record
 from emissions_etl.loading.readback import (
+    ListQuery,
     distinct_queries,
     fetch_concurrently,
     fill_path,
@@ -68,7 +69,7 @@ class Reconciler:
         self.context = context
         self.dry_run = dry_run
         self._service_was_empty: bool | None = None
-        self._listed: dict[str, list[dict[str, Any]]] = {}
+        self._listed: dict[str, list[JsonObject]] = {}
 
     @property
     def finding(self) -> Finding | None:
@@ -152,8 +153,8 @@ class Reconciler:
         return self._service_was_empty
 
     def _candidates(
-        self, finding: Finding, payloads: Sequence[Mapping[str, Any]]
-    ) -> list[dict[str, Any]]:
+        self, finding: Finding, payloads: Sequence[Mapping[str, object]]
+    ) -> list[JsonObject]:
         """The service's records that may be these rows', read by list pages."""
         api = self.context.api
         if finding.keys_param is not None:
@@ -166,6 +167,7 @@ class Reconciler:
             return fetch_concurrently(
                 lambda query: list(api.iter_items(finding.list_path, query)), batches
             )
+        queries: list[tuple[str, QueryParams]]
         if finding.range_query is not None:
             queries = [
                 (path, dict(finding.range_query(group)))
@@ -173,22 +175,22 @@ class Reconciler:
             ]
         else:
             queries = [
-                (str(query["path"]), dict(query["params"]))
+                (query["path"], query["params"])
                 for query in distinct_queries(
-                    {"path": fill_path(finding.list_path, p), "params": dict(finding.query(p))}
+                    ListQuery(path=fill_path(finding.list_path, p), params=dict(finding.query(p)))
                     for p in payloads
                 )
             ]
         return _unique(item for path, params in queries for item in self._listing(path, params))
 
-    def _listing(self, path: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def _listing(self, path: str, params: QueryParams) -> list[JsonObject]:
         """Every item of one list, read once a run (a fleet's vehicles serve every batch)."""
         key = json.dumps([path, params], sort_keys=True, default=str)
         if key not in self._listed:
             self._listed[key] = list(self.context.api.iter_items(path, params))
         return self._listed[key]
 
-    def _adopt(self, rows: pd.DataFrame, items: list[dict[str, Any]]) -> None:
+    def _adopt(self, rows: pd.DataFrame, items: list[JsonObject]) -> None:
         """Map equal rows to their records and land the records (nothing on a dry run)."""
         if rows.empty or self.dry_run:
             return
@@ -210,9 +212,9 @@ class Reconciler:
 
 def _like_other_sources(
     finding: Finding,
-    payloads: Sequence[Mapping[str, Any]],
-    pairs: Mapping[int, Any],
-    items: Sequence[Mapping[str, Any]],
+    payloads: Sequence[Mapping[str, object]],
+    pairs: Mapping[int, JsonObject],
+    items: Sequence[JsonObject],
     owners: Mapping[str, str],
 ) -> dict[str, int] | None:
     """Unpaired rows whose identity a record of another source has, counted by that source."""
@@ -228,16 +230,16 @@ def _like_other_sources(
 
 
 def _by_path(
-    template: str, payloads: Sequence[Mapping[str, Any]]
-) -> dict[str, list[Mapping[str, Any]]]:
-    groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    template: str, payloads: Sequence[Mapping[str, object]]
+) -> dict[str, list[Mapping[str, object]]]:
+    groups: dict[str, list[Mapping[str, object]]] = defaultdict(list)
     for payload in payloads:
         groups[fill_path(template, payload)].append(payload)
     return groups
 
 
-def _unique(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    seen: dict[str, dict[str, Any]] = {}
+def _unique(items: Iterable[JsonObject]) -> list[JsonObject]:
+    seen: dict[str, JsonObject] = {}
     for item in items:
         seen.setdefault(str(item.get("id")), item)
     return list(seen.values())
