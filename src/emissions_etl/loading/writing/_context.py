@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 import pandas as pd
 
+from emissions_etl.client.json_types import JsonObject, JsonValue, QueryParams
 from emissions_etl.loading.ports import LoadWarehouse
 from emissions_etl.loading.stages import StageClock
 from emissions_etl.resources import ResourceSpec
@@ -24,25 +25,23 @@ from emissions_etl.webhooks.completion import JobCompletion
 class WriteApi(Protocol):
     """What writers ask of the service (``EmissionsClient`` provides it)."""
 
-    def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]: ...
+    def get_json(self, path: str, params: QueryParams | None = None) -> JsonObject: ...
 
     def send_json(
         self,
         method: str,
         path: str,
-        body: Any = None,
+        body: object = None,
         *,
-        params: Mapping[str, Any] | None = None,
+        params: QueryParams | None = None,
         headers: Mapping[str, str] | None = None,
-    ) -> Any: ...
+    ) -> JsonValue: ...
 
-    def iter_items(
-        self, path: str, params: Mapping[str, Any] | None = None
-    ) -> Iterator[dict[str, Any]]: ...
+    def iter_items(self, path: str, params: QueryParams | None = None) -> Iterator[JsonObject]: ...
 
     def wait_for_ingest_job(
         self, job_id: str, *, sleep: Callable[[float], None] = ...
-    ) -> dict[str, Any]: ...
+    ) -> JsonObject: ...
 
 
 @dataclass

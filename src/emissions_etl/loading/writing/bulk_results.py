@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from emissions_etl.client.json_types import json_object
 from emissions_etl.errors import NotFoundError
 from emissions_etl.loading.readback import remote_frame
 from emissions_etl.loading.writing._context import ChangePlan, WriteContext
@@ -66,7 +67,8 @@ class BulkResultsWriter(LandsAsItWrites):
     def _send(self, marked: tuple[str, list[dict[str, Any]]]) -> tuple[str, dict[str, Any]]:
         key, payloads = marked
         body = {"records": payloads, "options": {"continue_on_error": True}}
-        answer: dict[str, Any] = self.context.api.send_json("POST", self.strategy.bulk_path, body)
+        path = self.strategy.bulk_path
+        answer = json_object(self.context.api.send_json("POST", path, body), f"POST {path}")
         return key, {**answer, "_payloads": payloads}
 
     def _land(self, chunk: pd.DataFrame, key: str, answer: dict[str, Any]) -> WriteResult:

@@ -12,11 +12,11 @@ import json
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
 
 import orjson
 import pandas as pd
 
+from emissions_etl.client.json_types import JsonObject, json_object
 from emissions_etl.errors import ValidationFailedError
 from emissions_etl.loading.idempotency import canonical_json, idempotency_key, idempotency_key_of
 from emissions_etl.loading.readback import READ_THREADS, remote_frame, settle
@@ -43,7 +43,7 @@ class EncodedChunk:
     payload: bytes
     key: str
     #: The ingest job the service answered with, once sent.
-    job: dict[str, Any] = field(default_factory=dict)
+    job: JsonObject = field(default_factory=dict)
 
 
 class _Landing:
@@ -52,13 +52,11 @@ class _Landing:
 
     def __init__(self, writer: IngestJobWriter) -> None:
         self._writer = writer
-        self._followed: deque[tuple[EncodedChunk, Future[tuple[dict[str, Any], pd.DataFrame]]]]
+        self._followed: deque[tuple[EncodedChunk, Future[tuple[JsonObject, pd.DataFrame]]]]
         self._followed = deque()
-        self._ready: list[tuple[EncodedChunk, dict[str, Any], pd.DataFrame]] = []
+        self._ready: list[tuple[EncodedChunk, JsonObject, pd.DataFrame]] = []
 
-    def follow(
-        self, chunk: EncodedChunk, future: Future[tuple[dict[str, Any], pd.DataFrame]]
-    ) -> None:
+    def follow(self, chunk: EncodedChunk, future: Future[tuple[JsonObject, pd.DataFrame]]) -> None:
         self._followed.append((chunk, future))
 
     def collect(self, into: WriteResult, *, wait: bool) -> None:
@@ -141,7 +139,7 @@ class IngestJobWriter:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    def _follow(self, job_id: str) -> tuple[dict[str, Any], pd.DataFrame]:
+    def _follow(self, job_id: str) -> tuple[JsonObject, pd.DataFrame]:
         """Wait for the job to finish, then read the records it wrote."""
         finished = self.context.completion.wait(job_id)
         items = list(
@@ -169,12 +167,13 @@ class IngestJobWriter:
         ctx = self.context
         while not chunk.rows.empty:
             try:
-                chunk.job = ctx.api.send_json(
+                answer = ctx.api.send_json(
                     "POST",
                     self.strategy.create_path,
                     {"records": orjson.Fragment(chunk.payload)},
                     headers={"Idempotency-Key": chunk.key},
                 )
+                chunk.job = json_object(answer, f"POST {self.strategy.create_path}")
             except ValidationFailedError as error:
                 ctx.writer.marks.clear_pending(ctx.spec.name, chunk.key)
                 refused = self._refused(chunk.rows, error)
@@ -221,7 +220,7 @@ class IngestJobWriter:
         return result
 
     def land_jobs(
-        self, finished: list[tuple[EncodedChunk, dict[str, Any], pd.DataFrame]], result: WriteResult
+        self, finished: list[tuple[EncodedChunk, JsonObject, pd.DataFrame]], result: WriteResult
     ) -> None:
         """Map the jobs' records back to source rows, land them, and clear the pending marks."""
         if not finished:
@@ -257,12 +256,13 @@ class IngestJobWriter:
         for start in range(0, len(ids), self.strategy.chunk_size):
             part = sorted(ids[start : start + self.strategy.chunk_size])
             key = idempotency_key(ctx.spec.name, "delete", [{"id": i} for i in part])
-            job = ctx.api.send_json(
+            answer = ctx.api.send_json(
                 "POST",
                 self.strategy.delete_path,
                 {self.strategy.delete_field: part},
                 headers={"Idempotency-Key": key},
             )
+            job = json_object(answer, f"POST {self.strategy.delete_path}")
             ctx.completion.wait(str(job["id"]))
         return len(ids)
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from emissions_etl.client.json_types import JsonObject, json_object
 from emissions_etl.errors import ApiStatusError, NotFoundError
 from emissions_etl.loading.readback import fill_path, remote_frame, settle
 from emissions_etl.loading.writing._context import ChangePlan, WriteContext
@@ -37,7 +38,7 @@ REFUSALS = frozenset({400, 404, 409, 422})
 
 @dataclass(frozen=True)
 class _Outcome:
-    record: dict[str, Any] | None = None
+    record: JsonObject | None = None
     refusal: ApiStatusError | None = None
     failure: BaseException | None = None
     #: The service holds the record in a state it may not be changed in (``busy_codes``).
@@ -118,7 +119,10 @@ class SingleRecordWriter:
             path, body = _fill_path(self.strategy.item_path, {**update, "id": remote_id})
             body.pop("id", None)
         try:
-            return _Outcome(record=self.context.api.send_json(method, path, body))
+            answer = self.context.api.send_json(method, path, body)
+            return _Outcome(
+                record=None if answer is None else json_object(answer, f"{method} {path}")
+            )
         except ApiStatusError as error:
             if error.status == 409 and error.code in self.strategy.busy_codes:
                 return _Outcome(busy=True)
