@@ -15,14 +15,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from emissions_etl.errors import ConfigurationError
 from emissions_etl.orchestration.run_states import OVERDUE_EVENT, PARTIAL_PREFIX
 
 if TYPE_CHECKING:
+    from prefect.automations import AutomationCore
     from prefect.client.orchestration import SyncPrefectClient
+
+#: An event's resource, or its related resources, matched label by label (a value, or any of
+#: several).
+Labels = dict[str, str | list[str]]
 
 FAILED_AUTOMATION = "emissions-etl: a run failed"
 PARTIAL_AUTOMATION = "emissions-etl: a run completed partial"
@@ -150,7 +155,7 @@ def ensure_alerts(
     return done
 
 
-def _failed(block: NotifyBlock, deployment_ids: Sequence[UUID]) -> Any:
+def _failed(block: NotifyBlock, deployment_ids: Sequence[UUID]) -> AutomationCore:
     return _automation(
         FAILED_AUTOMATION,
         f"Tell {block} when a run of the emissions-etl deployments fails.",
@@ -161,7 +166,7 @@ def _failed(block: NotifyBlock, deployment_ids: Sequence[UUID]) -> Any:
     )
 
 
-def _partial(block: NotifyBlock, deployment_ids: Sequence[UUID]) -> Any:
+def _partial(block: NotifyBlock, deployment_ids: Sequence[UUID]) -> AutomationCore:
     # The message, not the tag: a state event carries the tags the server cached for the run
     # when it started (``PREFECT_API_EVENTS_RELATED_RESOURCE_CACHE_TTL``), not the one added at
     # its end.
@@ -179,7 +184,7 @@ def _partial(block: NotifyBlock, deployment_ids: Sequence[UUID]) -> Any:
     )
 
 
-def _overdue(block: NotifyBlock, deployment_ids: Sequence[UUID]) -> Any:
+def _overdue(block: NotifyBlock, deployment_ids: Sequence[UUID]) -> AutomationCore:
     # A run that finds overdue gaps emits the event (run_states); its tag would reach the
     # server too late for a state event, as partial's does.
     return _automation(
@@ -194,7 +199,7 @@ def _overdue(block: NotifyBlock, deployment_ids: Sequence[UUID]) -> Any:
     )
 
 
-def _deployments(deployment_ids: Sequence[UUID]) -> dict[str, Any]:
+def _deployments(deployment_ids: Sequence[UUID]) -> Labels:
     return {
         "prefect.resource.id": [f"prefect.deployment.{i}" for i in deployment_ids],
         "prefect.resource.role": "deployment",
@@ -205,12 +210,12 @@ def _automation(
     name: str,
     description: str,
     events: set[str],
-    match: dict[str, Any],
-    related: dict[str, Any],
+    match: Labels,
+    related: Labels,
     block: NotifyBlock,
     *,
     overdue: bool = False,
-) -> Any:
+) -> AutomationCore:
     from prefect.automations import AutomationCore, EventTrigger, Posture
     from prefect.events.actions import CallWebhook, SendNotification
 
@@ -218,7 +223,7 @@ def _automation(
         (OVERDUE_PAYLOAD, OVERDUE_SUBJECT, OVERDUE_BODY) if overdue
         else (WEBHOOK_PAYLOAD, SUBJECT, BODY)
     )  # fmt: skip
-    action: Any = (
+    action: CallWebhook | SendNotification = (
         CallWebhook(block_document_id=block.id, payload=payload)
         if block.is_webhook
         else SendNotification(block_document_id=block.id, subject=subject, body=body)
@@ -236,7 +241,7 @@ def _automation(
     )
 
 
-def _ensure(client: SyncPrefectClient, automation: Any) -> str:
+def _ensure(client: SyncPrefectClient, automation: AutomationCore) -> str:
     """Create the automation, or update the one of its name to it."""
     existing = client.read_automations_by_name(automation.name)
     if not existing:
