@@ -4,10 +4,10 @@ service answered with them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import pandas as pd
 
+from emissions_etl.client.json_types import JsonObject
 from emissions_etl.loading.writing._context import WriteContext
 
 
@@ -28,7 +28,7 @@ class WriteResult:
     refused: int = 0
     busy: int = 0
     co2e_kg: float = 0.0
-    jobs: list[dict[str, Any]] = field(default_factory=list)
+    jobs: list[JsonObject] = field(default_factory=list)
     rejects: list[pd.DataFrame] = field(default_factory=list)
 
     def add(self, other: WriteResult) -> None:
