@@ -58,7 +58,9 @@ def test_validate_in_a_terminal_draws_the_files_total_and_the_time_left(tmp_path
     assert drawn, frames(run.output)
     for done, total, _left in drawn:
         assert 79_000 <= total <= 81_000  # the csv's bytes over its first lines' length
-        assert done in (25_000, 50_000, 75_000)  # a batch's rows once validated
+        # a batch's rows once validated; the last (all 80,000) may be drawn before the bar
+        # learns the file's true total and ends
+        assert done in (25_000, 50_000, 75_000, 80_000)
     assert "wastes.csv (wastes): 80000 rows read, 80000 valid, 0 rejected" in run.output
     assert "Traceback" not in run.output
 
