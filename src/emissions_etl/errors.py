@@ -35,6 +35,8 @@ never from message text. User-facing commands turn any of them into one clear li
     │       └── ServerError         5xx (transient)
     ├── IngestJobError              an ingest job ended ``failed`` or was not finished in time
     ├── StrictModeError             ``--strict`` and at least one row was rejected
+    ├── AlreadyLoadedError          the file's content was loaded before (its run key): not
+    │                               loaded again, and not a failure (the file is skipped)
     ├── WarehouseError              the DuckDB file is locked by another writer or unusable
     │   └── WarehouseMemoryError    DuckDB met its memory limit, or filled the disk it spills
     │                               to: names the setting to raise
@@ -241,6 +243,16 @@ class StrictModeError(EmissionsEtlError):
         #: The rejects frame (file, sheet, row, column, value, code, message), for the person
         #: who fixes the file.
         self.rejects = rejects
+
+
+class AlreadyLoadedError(EmissionsEtlError):
+    """The file's content was loaded before (``loading.run_keys``): it is skipped, saying where
+    and when its content was loaded (``already loaded as wastes/enero.csv on 2026-12-01``)."""
+
+    def __init__(self, loaded_as: str, loaded_on: str) -> None:
+        super().__init__(f"already loaded as {loaded_as} on {loaded_on}")
+        self.loaded_as = loaded_as
+        self.loaded_on = loaded_on
 
 
 class WarehouseError(EmissionsEtlError):

@@ -53,6 +53,8 @@ class Figures:
     files_failed: int = 0
     #: Sheets of workbooks not loaded because they hold no resource (notes, a summary).
     sheets_skipped: int = 0
+    #: Files (or a workbook's sheets of one resource) whose content was loaded before.
+    files_already_loaded: int = 0
     rows_read: int = 0
     rows_rejected: int = 0
     rows_unchanged: int = 0
@@ -69,7 +71,8 @@ class Figures:
         return cls(
             files=len({o.origin for o in outcomes}),
             files_failed=len({o.origin for o in outcomes if o.outcome == "failed"}),
-            sheets_skipped=sum(bool(o.skipped) for o in outcomes),
+            sheets_skipped=sum(bool(o.skipped) and not o.already_loaded for o in outcomes),
+            files_already_loaded=sum(o.already_loaded for o in outcomes),
             rows_read=sum(s.rows_read for s in done),
             rows_rejected=sum(s.rows_rejected for s in done),
             rows_unchanged=sum(s.rows_unchanged for s in done),
@@ -100,13 +103,15 @@ class Figures:
 
     def files_text(self) -> str:
         """``3 files, 1 failed`` (``1 file``; ``, 2 sheets not loaded`` when sheets were
-        skipped)."""
+        skipped; ``, 1 already loaded`` when a file's content was loaded before)."""
         files = f"{self.files:,} file{'' if self.files == 1 else 's'}"
         if self.files_failed:
             files += f", {self.files_failed:,} failed"
         if self.sheets_skipped:
             plural = "" if self.sheets_skipped == 1 else "s"
             files += f", {self.sheets_skipped:,} sheet{plural} not loaded"
+        if self.files_already_loaded:
+            files += f", {self.files_already_loaded:,} already loaded"
         return files
 
 

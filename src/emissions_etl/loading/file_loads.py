@@ -11,7 +11,13 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 
 from emissions_etl.connection import open_client
-from emissions_etl.errors import ApiStatusError, EmissionsEtlError, InputError, StrictModeError
+from emissions_etl.errors import (
+    AlreadyLoadedError,
+    ApiStatusError,
+    EmissionsEtlError,
+    InputError,
+    StrictModeError,
+)
 from emissions_etl.loading.file_plan import PlannedFile, file_label
 from emissions_etl.loading.pipeline import (
     LoadApi,
@@ -35,7 +41,7 @@ from emissions_etl.webhooks.notices import Notify
 class FileOutcome:
     """How one file (or sheets of a workbook, or a table source) ended: its summary, or the
     error that stopped it, or with ``skipped`` why its sheet was not loaded (notes, a summary:
-    no failure)."""
+    no failure) or, ``already_loaded``, why its content was not loaded again."""
 
     #: The file; None for a table source.
     path: AnyPath | None
@@ -47,6 +53,8 @@ class FileOutcome:
     skipped: str = ""
     #: The table source's name, when this was one (``load --from-sql``, a sources file).
     table: str = ""
+    #: Skipped because its content was loaded before (``loading.run_keys``).
+    already_loaded: bool = False
 
     @classmethod
     def of_table(cls, planned: PlannedTable) -> FileOutcome:
@@ -182,6 +190,8 @@ def load_files(
             try:
                 outcome.summary = _load_one(entry, client, warehouse, options,
                                             progress(entry.label), completion)  # fmt: skip
+            except AlreadyLoadedError as loaded:  # not a failure, whatever keep_going
+                outcome.skipped, outcome.already_loaded = str(loaded), True
             except EmissionsEtlError as error:
                 if not keep_going:
                     raise

@@ -46,6 +46,9 @@ class LoadOptions:
     mirror: bool = False
     #: Let a mirror delete more than ``MASS_DELETE_SHARE`` of the source's records.
     allow_mass_delete: bool = False
+    #: Skip the file when its content is what its source last loaded (a file that arrived:
+    #: ``loading.run_keys``); content loaded under another source is skipped either way.
+    content_once: bool = False
 
     def for_sheets(self, sheets: tuple[str, ...]) -> LoadOptions:
         """These options reading ``sheets`` (the same options when none are given)."""

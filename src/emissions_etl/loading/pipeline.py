@@ -21,12 +21,13 @@ from emissions_etl.loading.batch import load_batch
 from emissions_etl.loading.file_plan import SheetFate
 from emissions_etl.loading.mirror import MirrorRequest, finish_interrupted_mirrors, mirror_source
 from emissions_etl.loading.options import LoadOptions, ProgressCallback, source_name
-from emissions_etl.loading.ports import WritableWarehouse
+from emissions_etl.loading.ports import RunLog, WritableWarehouse
 from emissions_etl.loading.prefetch import prefetched
 from emissions_etl.loading.preparation import describe, references_of
 from emissions_etl.loading.reconcile import Reconciler
 from emissions_etl.loading.refresh import refresh_aggregates, refresh_unsettled
 from emissions_etl.loading.row_sources import FileRows, RowSource
+from emissions_etl.loading.run_keys import source_for_content
 from emissions_etl.loading.stages import StageClock
 from emissions_etl.loading.summary import LoadSummary, add_written, close_counts, outcome_of
 from emissions_etl.loading.validated import (
@@ -87,16 +88,23 @@ def load_rows(
     recorded run; what ``load_file`` says of a file holds of any."""
     notify = progress or (lambda stage, count: None)
     clock = StageClock()
-    name = rows.name
     digest = rows.digest()  # the document behind the figures, before the writer's turn
     with warehouse.writer() as writer:
         writer.runs.mark_interrupted_runs()
+        own = rows.name
+        rows = _keyed_by_content(rows, digest, writer.runs, spec, options)
+        name = rows.name
         run_id = writer.runs.start_run(
             spec.name, rows.location, rows.parameters(), source_name=name, file_sha256=digest
         )
         summary = LoadSummary(
             run_id=run_id, resource=spec.name, source=rows.location, source_name=name
         )
+        if name != own:
+            summary.notes.append(
+                f"its content was loaded before as the source {name!r}: its rows are that "
+                "source's, so none is counted twice"
+            )
         try:
             context = WriteContext(
                 api=api,
@@ -175,6 +183,19 @@ def load_rows(
             )
             raise
     return summary
+
+
+def _keyed_by_content(
+    rows: RowSource, digest: str | None, runs: RunLog, spec: ResourceSpec, options: LoadOptions
+) -> RowSource:
+    """``rows`` as the data set their content was first loaded as; AlreadyLoadedError when
+    their content is not to be loaded again (``run_keys``). Under the writer's turn, so two
+    loads of one content at once are one load."""
+    if digest is None or options.source is not None:  # a source given is the person's word
+        return rows
+    known = runs.content_runs(spec.name, digest, rows.name)
+    name = source_for_content(known, digest=digest, name=rows.name, once=options.content_once)
+    return rows if name == rows.name else rows.as_source(name)
 
 
 __all__ = [

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import pandas as pd
 
-from emissions_etl.warehouse import CoverageRule, InventoryRule
+from emissions_etl.warehouse import ContentRun, CoverageRule, InventoryRule
 
 
 class RunLog(Protocol):
@@ -43,6 +43,10 @@ class RunLog(Protocol):
     ) -> None: ...
 
     def run_summary(self, run_id: str) -> dict[str, Any]: ...
+
+    def content_runs(
+        self, resource: str, file_sha256: str, source_name: str
+    ) -> list[ContentRun]: ...
 
     def land_source_rows(
         self, run_id: str, resource: str, frame: pd.DataFrame, *, source_name: str | None = None

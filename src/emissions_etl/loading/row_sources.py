@@ -5,7 +5,7 @@ Either gives the same validated batches; the run records where they came from.""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import pandas as pd
@@ -58,6 +58,10 @@ class RowSource(Protocol):
         """The SHA-256 of the document read (None: not a document)."""
         ...
 
+    def as_source(self, name: str) -> RowSource:
+        """The same rows, belonging to the data set ``name``."""
+        ...
+
     def parameters(self) -> Mapping[str, Any]:
         """The run's parameters."""
         ...
@@ -99,6 +103,9 @@ class FileRows:
     def digest(self) -> str | None:
         return file_sha256(self.path)
 
+    def as_source(self, name: str) -> FileRows:
+        return replace(self, options=replace(self.options, source=name))
+
     def parameters(self) -> Mapping[str, Any]:
         return run_parameters(self.path, self.options, self.workbook)
 
@@ -136,6 +143,9 @@ class TableRows:
 
     def digest(self) -> str | None:
         return None
+
+    def as_source(self, name: str) -> TableRows:
+        return self  # a table source is its own data set, named by its entry
 
     def parameters(self) -> Mapping[str, Any]:
         return {**self.source.parameters(), "resource": self.spec.name,

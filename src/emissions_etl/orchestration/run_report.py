@@ -59,8 +59,12 @@ class RunVerdict:
 
 def verdict(outcomes: Sequence[FileOutcome]) -> RunVerdict:
     """The run's end state from its files' outcomes (a sheet skipped is none: neither a
-    failure nor a load)."""
+    failure nor a load; a file whose content was loaded before completes the run)."""
     if all(o.skipped for o in outcomes):
+        again = [o for o in outcomes if o.already_loaded]
+        if again:  # a file sent again: nothing to do is the right outcome
+            more = f" (and {len(again) - 1} more)" if len(again) > 1 else ""
+            return RunVerdict("completed", f"{again[0].label}: {again[0].skipped}{more}")
         return RunVerdict("failed", "no loadable file in the inbox")
     figures = Figures.of(outcomes)
     counts = f"{figures.files_text()}; rows {figures.rows_text()}; {figures.co2e_text()}"

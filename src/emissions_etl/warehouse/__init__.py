@@ -12,6 +12,7 @@ which its writer's parts implement.
 
 from __future__ import annotations
 
+from emissions_etl.warehouse._content_runs import ContentRun
 from emissions_etl.warehouse._coverage import (
     CADENCES,
     COVERAGE_COLUMNS,
@@ -60,6 +61,7 @@ __all__ = [
     "CoverageRule",
     "Expectation",
     "COUNT_COLUMNS",
+    "ContentRun",
     "DEFAULT_APPROACH",
     "EVIDENCE_COLUMNS",
     "FILED_COLUMNS",

@@ -18,6 +18,7 @@ import duckdb
 import pandas as pd
 
 from emissions_etl.warehouse._connection import fetch_frame
+from emissions_etl.warehouse._content_runs import ContentRun, content_runs
 from emissions_etl.warehouse._coverage import CoverageRule
 from emissions_etl.warehouse._delete_insert import OWN, staged
 from emissions_etl.warehouse._inventory import InventoryRule
@@ -64,6 +65,9 @@ class DryRunLog:
 
     def run_summary(self, run_id: str) -> dict[str, Any]:
         return {}
+
+    def content_runs(self, resource: str, file_sha256: str, source_name: str) -> list[ContentRun]:
+        return content_runs(self._con, self._organization_id, resource, file_sha256, source_name)
 
     def land_source_rows(
         self, run_id: str, resource: str, frame: pd.DataFrame, *, source_name: str | None = None

@@ -15,6 +15,7 @@ import pandas as pd
 from emissions_etl.domain.rejects import REJECT_COLUMNS
 from emissions_etl.warehouse import _runs
 from emissions_etl.warehouse._conflicts import retrying
+from emissions_etl.warehouse._content_runs import ContentRun, content_runs
 from emissions_etl.warehouse._delete_insert import (
     OWN,
     delete_insert,
@@ -89,6 +90,11 @@ class WarehouseRunLog:
     def run_summary(self, run_id: str) -> dict[str, Any]:
         """The run row as a dict (KeyError for an unknown run)."""
         return _runs.run_summary(self._con, run_id)
+
+    @retrying
+    def content_runs(self, resource: str, file_sha256: str, source_name: str) -> list[ContentRun]:
+        """The runs that read this content, or loaded this data set, oldest first."""
+        return content_runs(self._con, self._organization_id, resource, file_sha256, source_name)
 
     @retrying
     def land_source_rows(
