@@ -14,7 +14,13 @@ from emissions_etl.errors import CorruptSourceError, SourceNotFoundError, Storag
 from emissions_etl.loading.inbox import plan_inbox
 from emissions_etl.resources import resource_spec
 from emissions_etl.sources import read_source
-from emissions_etl.storage import as_path, folder_entries, local_file, write_text
+from emissions_etl.storage import (
+    as_path,
+    folder_entries,
+    local_file,
+    stamped_entries,
+    write_text,
+)
 from tests.pipeline.tenancy import HEADER, waste_row, write_wastes_xlsx
 from tests.s3_server import SECRET_ACCESS_KEY, S3Server
 
@@ -170,6 +176,22 @@ def test_a_folder_lists_its_files_and_folders_once(s3: S3Server) -> None:
 
     assert [str(p) for p in files] == ["s3://listing/inbox/a.csv", "s3://listing/inbox/b.xlsx"]
     assert [str(p) for p in folders] == ["s3://listing/inbox/wastes"]
+
+
+def test_an_objects_stamp_is_its_size_and_etag_from_the_listing_and_changes_with_it(
+    s3: S3Server,
+) -> None:
+    s3.create_bucket("stamps")
+    put(s3, "s3://stamps/inbox/wastes/a.csv", b"one")
+    [(_, before)], _ = stamped_entries(as_path("s3://stamps/inbox/wastes"))
+    etag = s3.client().head_object(Bucket="stamps", Key="inbox/wastes/a.csv")["ETag"]
+
+    put(s3, "s3://stamps/inbox/wastes/a.csv", b"two!")
+
+    [(_, after)], _ = stamped_entries(as_path("s3://stamps/inbox/wastes"))
+    assert before == f"3:{etag}"
+    assert after.startswith("4:")
+    assert after != before
 
 
 def test_a_file_written_to_the_store_is_whole_when_it_appears(s3: S3Server) -> None:

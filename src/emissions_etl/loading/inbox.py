@@ -16,11 +16,13 @@ their folders and names alike.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from emissions_etl.errors import InputError
 from emissions_etl.loading.file_plan import PlannedFile, plan_file
 from emissions_etl.resources import RESOURCES, ResourceSpec
 from emissions_etl.sources import READ_SUFFIXES
-from emissions_etl.storage import AnyPath, folder_entries
+from emissions_etl.storage import AnyPath, folder_entries, stamped_entries
 
 #: The files picked up: workbooks (.xlsx, .xlsm, .xlsb, .xls, .ods), HTML tables (.htm, .html)
 #: and csv (.csv, .txt, .tsv); each is then read as what its content is.
@@ -37,14 +39,44 @@ def inbox_files(inbox: AnyPath) -> list[AnyPath]:
 
 
 def _loadable(files: list[AnyPath]) -> list[AnyPath]:
-    return sorted(
-        (
-            path
-            for path in files
-            if path.suffix.lower() in LOADABLE_SUFFIXES and not path.name.startswith(("~$", "."))
-        ),
-        key=str,
-    )
+    return sorted((path for path in files if _is_loadable(path)), key=str)
+
+
+def _is_loadable(path: AnyPath) -> bool:
+    return path.suffix.lower() in LOADABLE_SUFFIXES and not path.name.startswith(("~$", "."))
+
+
+@dataclass(frozen=True)
+class InboxEntry:
+    """A loadable file of an inbox, as one listing shows it (nothing of it read)."""
+
+    path: AnyPath
+    #: Its size and modification (``storage.stamped_entries``): changes whenever its bytes do.
+    stamp: str
+    #: The resource its folder names, if any.
+    spec: ResourceSpec | None
+
+
+def inbox_entries(inbox: AnyPath) -> list[InboxEntry]:
+    """Every loadable file of ``inbox``, of its resource folders and of their sources' folders,
+    by name, with its stamp: what the nightly plans, from one listing per folder."""
+    files, folders = stamped_entries(inbox)
+    found = [InboxEntry(path, stamp, None) for path, stamp in files if _is_loadable(path)]
+    for folder in folders:
+        spec = RESOURCES.get(folder.name)
+        if spec is not None:
+            found += _resource_entries(folder, spec)
+    return found
+
+
+def _resource_entries(folder: AnyPath, spec: ResourceSpec) -> list[InboxEntry]:
+    """The files of a resource folder and of its sources' folders, as ``spec``."""
+    files, sources = stamped_entries(folder)
+    found = [InboxEntry(path, stamp, spec) for path, stamp in files if _is_loadable(path)]
+    for source in sorted((p for p in sources if _visible(p)), key=str):
+        found += [InboxEntry(path, stamp, spec) for path, stamp in stamped_entries(source)[0]
+                  if _is_loadable(path)]  # fmt: skip
+    return found
 
 
 def resource_of_folder(path: AnyPath) -> ResourceSpec | None:
@@ -66,15 +98,13 @@ def _visible(folder: AnyPath) -> bool:
 def plan_inbox(inbox: AnyPath) -> list[PlannedFile]:
     """Every loadable file of ``inbox`` and of its resource folders, and every sheet of its
     workbooks, parents first (what is not loaded first of all, with why)."""
-    found: list[PlannedFile] = []
-    files, folders = folder_entries(inbox)
-    for path in _loadable(files):
-        found += _planned(path, None)
-    for folder in folders:
-        spec = RESOURCES.get(folder.name)
-        if spec is not None:
-            found += _resource_folder(folder, spec)
-    return _parents_first(found)
+    return _parents_first([p for e in inbox_entries(inbox) for p in _planned(e.path, e.spec)])
+
+
+def plan_arrival(path: AnyPath, spec: ResourceSpec | None) -> list[PlannedFile]:
+    """One file of an inbox planned as the nightly plans it: as ``spec``, the resource its
+    folder names (``InboxEntry.spec``), or recognised from its header, sheet by sheet."""
+    return _parents_first(_planned(path, spec))
 
 
 def plan_folder(folder: AnyPath) -> list[PlannedFile]:
@@ -92,14 +122,7 @@ def plan_folder(folder: AnyPath) -> list[PlannedFile]:
 
 def _resource_folder(folder: AnyPath, spec: ResourceSpec) -> list[PlannedFile]:
     """The files of a resource folder and of its sources' folders, as ``spec``."""
-    found: list[PlannedFile] = []
-    files, sources = folder_entries(folder)
-    for path in _loadable(files):
-        found += _planned(path, spec)
-    for source in sorted((p for p in sources if _visible(p)), key=str):
-        for path in inbox_files(source):
-            found += _planned(path, spec)
-    return found
+    return [p for entry in _resource_entries(folder, spec) for p in _planned(entry.path, spec)]
 
 
 def _parents_first(found: list[PlannedFile]) -> list[PlannedFile]:

@@ -16,6 +16,7 @@ from emissions_etl.storage._reading import (
     local_file,
     open_binary,
     size,
+    stamped_entries,
 )
 from emissions_etl.storage._s3 import S3Endpoint, s3_endpoint, s3_secret_options
 from emissions_etl.storage._writing import ensure_folder, remove, write_text, written
@@ -39,6 +40,7 @@ __all__ = [
     "s3_endpoint",
     "s3_secret_options",
     "size",
+    "stamped_entries",
     "store_errors",
     "write_text",
     "written",

@@ -62,20 +62,42 @@ def size(path: AnyPath) -> int:
 def folder_entries(folder: AnyPath) -> tuple[list[AnyPath], list[AnyPath]]:
     """The files and the folders directly in ``folder``, each by name (one listing of the
     store, not one request per entry)."""
+    files, folders = stamped_entries(folder)
+    return [path for path, _ in files], folders
+
+
+def stamped_entries(folder: AnyPath) -> tuple[list[tuple[AnyPath, str]], list[AnyPath]]:
+    """``folder_entries`` with each file's stamp: its size and its modification (an object's
+    ETag, else its last modified time), which change whenever its bytes do; from the one
+    listing, never by reading a file."""
     if isinstance(folder, Path):
         entries = sorted(folder.iterdir())
-        return [p for p in entries if p.is_file()], [p for p in entries if p.is_dir()]
+        files: list[tuple[AnyPath, str]] = [(p, _local_stamp(p)) for p in entries if p.is_file()]
+        return files, [p for p in entries if p.is_dir()]
     with store_errors(str(folder)):
         listed = folder.fs.ls(folder.path, detail=True)
-    files: list[AnyPath] = []
+    stamped: list[tuple[AnyPath, str]] = []
     folders: list[AnyPath] = []
     for entry in sorted(listed, key=lambda item: str(item["name"])):
         name = str(entry["name"]).rstrip("/").rsplit("/", 1)[-1]
         if not name:
             continue
         child = folder / name
-        (folders if entry.get("type") == "directory" else files).append(child)
-    return files, folders
+        if entry.get("type") == "directory":
+            folders.append(child)
+        else:
+            stamped.append((child, _object_stamp(entry)))
+    return stamped, folders
+
+
+def _local_stamp(path: Path) -> str:
+    status = path.stat()
+    return f"{status.st_size}:{status.st_mtime_ns}"
+
+
+def _object_stamp(entry: dict[str, Any]) -> str:
+    changed = entry.get("ETag") or entry.get("etag") or entry.get("LastModified")
+    return f"{entry.get('size')}:{changed or entry.get('mtime') or entry.get('updated') or ''}"
 
 
 def local_file(path: AnyPath) -> Path:
