@@ -48,3 +48,32 @@ def test_a_checkout_given_deploys_its_own_declaration(tmp_path: Path) -> None:
     own.write_text(DECLARATION.read_text())
 
     assert deployments_file(tmp_path) == own
+
+
+def _declared(name: str) -> dict[str, object]:
+    [deployment] = [d for d in DEPLOYMENTS if d["name"] == name]
+    return deployment  # type: ignore[no-any-return]
+
+
+def test_the_load_of_an_arrival_is_triggered_by_the_watchers_event_with_its_file() -> None:
+    from prefect.events.schemas.deployment_triggers import DeploymentEventTrigger
+    from prefect.flows import load_flow_from_entrypoint
+
+    from emissions_etl.orchestration.arrivals import ARRIVED, FILE_RESOURCE
+
+    deployment = _declared("load-arrival")
+    [declared] = deployment["triggers"]  # type: ignore[misc]
+    trigger = DeploymentEventTrigger.model_validate(declared)
+    flow = load_flow_from_entrypoint(str(deployment["entrypoint"]), use_placeholder_flow=False)
+
+    assert trigger.expect == {ARRIVED}
+    assert trigger.match.root["prefect.resource.id"] == f"{FILE_RESOURCE}*"
+    assert trigger.for_each == {"prefect.resource.id"}  # a bucket per file: each its own run
+    assert set(trigger.parameters or {}) == set(inspect.signature(flow.fn).parameters)
+
+
+def test_the_watcher_looks_every_minute_one_look_at_a_time() -> None:
+    deployment = _declared("watch-inbox")
+
+    assert deployment["schedules"] == [{"interval": 60}]
+    assert deployment["concurrency_limit"] == {"limit": 1, "collision_strategy": "CANCEL_NEW"}

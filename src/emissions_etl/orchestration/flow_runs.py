@@ -10,7 +10,7 @@ here calls a task or loops over a plan.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from emissions_etl.errors import EmissionsEtlError
@@ -81,6 +81,16 @@ class NightlyParameters:
     def as_flow_parameters(self) -> dict[str, Any]:
         """The parameters a child run of the nightly is started with (and its organization)."""
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class ArrivalParameters(NightlyParameters):
+    """A run of one file that arrived: loaded as the nightly loads it, but not again when its
+    content is what its source last loaded (``LoadOptions.content_once``: the same file sent
+    twice)."""
+
+    def options(self, planned: PlannedFile) -> LoadOptions:
+        return replace(super().options(planned), content_once=True)
 
 
 def organizations_of_the_night(organization: str | None) -> list[str]:

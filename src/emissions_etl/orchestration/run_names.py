@@ -63,6 +63,17 @@ def file_run_name() -> str:
     return " ".join([*words, *_flags(parameters)])
 
 
+def arrival_run_name() -> str:
+    """``arrival wastes/residuos_enero.csv`` (the file's folder and name), with the organization
+    when the run loads for one: a run the watcher of arrivals sent, found by its file."""
+    from prefect.runtime import flow_run
+
+    from emissions_etl.loading.run_keys import shown
+
+    parameters: dict[str, Any] = dict(flow_run.parameters or {})
+    return " ".join(["arrival", *_organization(parameters), shown(str(parameters.get("path")))])
+
+
 def load_task_name() -> str:
     """``load wastes_2026.xlsx (wastes)``, ``load datos.xlsx sheet Flota (vehicles)``: a file's
     task run, found by its file (and its sheets, for a workbook's) in the UI."""

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 from uuid import UUID
 
+import yaml
 from pydantic import SecretStr
 
 from emissions_etl.client import prefect_limits
@@ -51,8 +52,12 @@ from emissions_etl.warehouse import Warehouse, WarehouseTarget
 
 if TYPE_CHECKING:
     from prefect.client.orchestration import SyncPrefectClient
+    from prefect.client.schemas.filters import WorkPoolFilter
 
 POOL = "emissions-etl"
+#: The deployments of arrivals (prefect.yaml): the watcher, and the load each of its events
+#: starts.
+ARRIVAL_DEPLOYMENTS = ("watch-inbox", "load-arrival")
 WORKER_COMMAND = f"prefect worker start --pool {POOL}"
 DEPLOY_TIMEOUT = 300.0
 
@@ -65,6 +70,7 @@ def setup_prefect(
     *,
     project_dir: Path | None,
     deploy: bool = True,
+    arrivals: bool = True,
     notify: str | None = None,
     notify_partial: bool | None = None,
     notify_overdue: bool | None = None,
@@ -73,7 +79,8 @@ def setup_prefect(
     """Work pool, limits, Secret block, variables, deployments, the warehouse's turns and, with
     ``notify`` (a block), the alerting automations; then how to start a worker. ``project_dir``:
     the folder runs start in, whose ``flows/prefect.yaml`` is deployed when it holds one (None,
-    or a folder without: the installed flows' own)."""
+    or a folder without: the installed flows' own). ``arrivals``: deploy the watcher of
+    arrivals and its trigger too, when an inbox is configured (else they are removed)."""
     api_url = prefect_api_url()
     from prefect.client.orchestration import get_client
 
@@ -118,7 +125,10 @@ def setup_prefect(
             say(f"Secret block {password_block}: saved (value not shown)")
     say(ensure_warehouse_turns(settings, project_dir))
     if prefect_file is not None:
-        deploy_all(prefect_file, project_dir or Path.cwd(), api_url, say=say)
+        watching = arrivals and inbox_configured(settings)
+        left_out = () if watching else ARRIVAL_DEPLOYMENTS
+        deploy_all(prefect_file, project_dir or Path.cwd(), api_url, say=say, left_out=left_out)
+        say(arrivals_line(watching, arrivals))
     if block is not None:
         with get_client(sync_client=True) as client:
             ids = pool_deployment_ids(client)
@@ -237,13 +247,20 @@ def deployments_file(project_dir: Path | None) -> Path:
     return folder / MARKER.name
 
 
-def deploy_all(prefect_file: Path, cwd: Path, api_url: str, *, say: Say) -> None:
+def deploy_all(
+    prefect_file: Path, cwd: Path, api_url: str, *, say: Say, left_out: tuple[str, ...] = ()
+) -> None:
     """``prefect deploy --prefect-file PREFECT_FILE --all`` in ``cwd``, with this Python (the
-    ``prefect`` script may be installed elsewhere, or not at all)."""
+    ``prefect`` script may be installed elsewhere, or not at all); with ``left_out``, every
+    deployment but those (``--name`` each), which are removed from the server if there."""
     env = {name: value for name, value in os.environ.items() if name != "EMISSIONS_API_KEY"}
+    chosen = ["--all"]
+    if left_out:
+        names = [d["name"] for d in yaml.safe_load(prefect_file.read_text())["deployments"]]
+        chosen = [f"--name={name}" for name in names if name not in left_out]
     command = [sys.executable, "-m", "prefect", "--no-prompt", "deploy", "--prefect-file",
-               str(prefect_file), "--all"]  # fmt: skip
-    say(f"deploying: prefect deploy --prefect-file {prefect_file} --all (in {cwd})")
+               str(prefect_file), *chosen]  # fmt: skip
+    say(f"deploying: prefect deploy --prefect-file {prefect_file} {' '.join(chosen)} (in {cwd})")
     done = subprocess.run(
         command,
         cwd=cwd,
@@ -256,8 +273,46 @@ def deploy_all(prefect_file: Path, cwd: Path, api_url: str, *, say: Say) -> None
     if done.returncode != 0:
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
         raise EmissionsEtlError(f"prefect deploy failed (exit {done.returncode}):\n{tail}")
+    for name in left_out:
+        if remove_deployment(name):
+            say(f"deployment {name} removed, with its triggers")
     for line in describe_deployments():
         say(line)
+
+
+def inbox_configured(settings: Settings) -> bool:
+    """Whether the runs have an inbox: given (``--inbox``, EMISSIONS_INBOX), or in the variable
+    the flows read, or organizations (each its inbox, or its folder in the inbox)."""
+    from prefect.variables import Variable
+
+    if settings.inbox is not None or settings.organizations is not None:
+        return True
+    return bool(Variable.get(VARIABLES["inbox"], default=None))
+
+
+def arrivals_line(watching: bool, asked: bool) -> str:
+    if watching:
+        return (
+            f"arrivals: {ARRIVAL_DEPLOYMENTS[0]} looks at the inbox every minute, "
+            f"{ARRIVAL_DEPLOYMENTS[1]} loads each file that arrives (--no-arrivals: the nightly "
+            "only)"
+        )
+    why = "--no-arrivals" if not asked else "no inbox configured (--inbox, EMISSIONS_INBOX)"
+    return f"arrivals: not set up ({why}): the nightly loads what lands in the inbox"
+
+
+def remove_deployment(name: str) -> bool:
+    """The deployment ``name`` of prefect.yaml and the automations of its triggers deleted from
+    the server; False when it was not there."""
+    from prefect.client.orchestration import get_client
+
+    with get_client(sync_client=True) as client:
+        for deployment in client.read_deployments(work_pool_filter=_pool_filter()):
+            if deployment.name == name:
+                client.delete_resource_owned_automations(f"prefect.deployment.{deployment.id}")
+                client.delete_deployment(deployment.id)
+                return True
+    return False
 
 
 def ensure_warehouse_turns(settings: Settings, project_dir: Path | None) -> str:
@@ -282,29 +337,28 @@ def ensure_warehouse_turns(settings: Settings, project_dir: Path | None) -> str:
 
 def pool_deployment_ids(client: SyncPrefectClient, pool: str = POOL) -> list[UUID]:
     """The ids of the deployments that run on ``pool``."""
-    from prefect.client.schemas.filters import WorkPoolFilter, WorkPoolFilterName
-
-    deployments = client.read_deployments(
-        work_pool_filter=WorkPoolFilter(name=WorkPoolFilterName(any_=[pool]))
-    )
+    deployments = client.read_deployments(work_pool_filter=_pool_filter(pool))
     return [deployment.id for deployment in deployments]
 
 
 def describe_deployments(pool: str = POOL) -> list[str]:
     """One line per deployment of ``pool``: its full name and its schedules."""
     from prefect.client.orchestration import get_client
-    from prefect.client.schemas.filters import WorkPoolFilter, WorkPoolFilterName
 
     lines = []
     with get_client(sync_client=True) as client:
-        deployments = client.read_deployments(
-            work_pool_filter=WorkPoolFilter(name=WorkPoolFilterName(any_=[pool]))
-        )
+        deployments = client.read_deployments(work_pool_filter=_pool_filter(pool))
         for deployment in deployments:
             flow = client.read_flow(deployment.flow_id)
             schedules = ", ".join(_schedule_text(s.schedule) for s in deployment.schedules)
             lines.append(f"deployment {flow.name}/{deployment.name}: {schedules or 'on demand'}")
     return lines
+
+
+def _pool_filter(pool: str = POOL) -> WorkPoolFilter:
+    from prefect.client.schemas.filters import WorkPoolFilter, WorkPoolFilterName
+
+    return WorkPoolFilter(name=WorkPoolFilterName(any_=[pool]))
 
 
 def _schedule_text(schedule: object) -> str:
