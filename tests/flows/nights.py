@@ -4,6 +4,7 @@ after."""
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import threading
 import time
@@ -28,8 +29,9 @@ def pool_workers(
     """One ``prefect worker start`` (two runs at once) per folder of ``homes``, run there with
     its environment, polling ``queue`` only; stopped together at the end. Yields their logs."""
     from prefect.client.orchestration import get_client
+    from prefect.exceptions import ObjectAlreadyExists
 
-    with get_client(sync_client=True) as client:
+    with get_client(sync_client=True) as client, contextlib.suppress(ObjectAlreadyExists):
         client.create_work_queue(name=queue, work_pool_name=POOL)
     workers, logs = [], []
     for n, home in enumerate(homes):

@@ -330,6 +330,14 @@ def test_prefect_setup_shows_its_alerting_options_with_their_variables() -> None
         assert words in done.stdout
 
 
+def test_prefect_setup_shows_its_arrivals_option_with_its_variable() -> None:
+    done = run_etl(["prefect-setup", "--help"], env={**os.environ, "COLUMNS": "200"})
+
+    assert done.returncode == 0, done.stderr
+    for words in ("--no-arrivals", "EMISSIONS_ARRIVALS"):
+        assert words in done.stdout
+
+
 def test_prefect_setup_refuses_notify_partial_without_a_block(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("EMISSIONS_")}
     done = run_etl(["prefect-setup", "--notify-partial"], env=env, cwd=tmp_path)

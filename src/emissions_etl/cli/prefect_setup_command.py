@@ -80,6 +80,18 @@ DeployOption = Annotated[
     typer.Option(help="Deploy every deployment of prefect.yaml (module-path entrypoints)."),
 ]
 
+ArrivalsOption = Annotated[
+    bool,
+    typer.Option(
+        "--arrivals/--no-arrivals",
+        envvar="EMISSIONS_ARRIVALS",
+        show_envvar=True,
+        help="With an inbox configured, also deploy arrivals: watch-inbox looks at the "
+        "inbox every minute and load-arrival loads each file that lands, once per content; "
+        "--no-arrivals leaves them out (and removes them), the nightly loads the inbox.",
+    ),
+]
+
 NotifyOption = Annotated[
     str | None,
     typer.Option(
@@ -131,6 +143,7 @@ class PrefectSetupCommand:
     sources: SourcesOption = None
     project_dir: ProjectDirOption = None
     deploy: DeployOption = True
+    arrivals: ArrivalsOption = True
     notify: NotifyOption = None
     notify_partial: NotifyPartialOption = None
     notify_overdue: NotifyOverdueOption = None
@@ -183,6 +196,7 @@ def prefect_setup_command(command: PrefectSetupCommand) -> None:
             settings,
             project_dir=project_directory(settings),
             deploy=command.deploy,
+            arrivals=command.arrivals,
             notify=command.notify,
             notify_partial=command.notify_partial,
             notify_overdue=command.notify_overdue,

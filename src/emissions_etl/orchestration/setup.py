@@ -254,10 +254,7 @@ def deploy_all(
     ``prefect`` script may be installed elsewhere, or not at all); with ``left_out``, every
     deployment but those (``--name`` each), which are removed from the server if there."""
     env = {name: value for name, value in os.environ.items() if name != "EMISSIONS_API_KEY"}
-    chosen = ["--all"]
-    if left_out:
-        names = [d["name"] for d in yaml.safe_load(prefect_file.read_text())["deployments"]]
-        chosen = [f"--name={name}" for name in names if name not in left_out]
+    chosen = deployments_chosen(prefect_file, left_out)
     command = [sys.executable, "-m", "prefect", "--no-prompt", "deploy", "--prefect-file",
                str(prefect_file), *chosen]  # fmt: skip
     say(f"deploying: prefect deploy --prefect-file {prefect_file} {' '.join(chosen)} (in {cwd})")
@@ -278,6 +275,15 @@ def deploy_all(
             say(f"deployment {name} removed, with its triggers")
     for line in describe_deployments():
         say(line)
+
+
+def deployments_chosen(prefect_file: Path, left_out: tuple[str, ...]) -> list[str]:
+    """``prefect deploy``'s choice: ``--all``, or ``--name=`` each deployment of the file but
+    those ``left_out``."""
+    if not left_out:
+        return ["--all"]
+    names = [d["name"] for d in yaml.safe_load(prefect_file.read_text())["deployments"]]
+    return [f"--name={name}" for name in names if name not in left_out]
 
 
 def inbox_configured(settings: Settings) -> bool:
