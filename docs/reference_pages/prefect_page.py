@@ -18,6 +18,7 @@ import yaml
 from emissions_etl.client import prefect_limits
 from emissions_etl.connection import resource_limits
 from emissions_etl.orchestration import alerts, warehouse_turns
+from emissions_etl.orchestration.arrivals import LEDGER_BLOCK, InboxArrivals
 from emissions_etl.orchestration.config import SECRET_BLOCK, VARIABLES
 from emissions_etl.orchestration.organizations import KEY_BLOCK_PREFIX, ORGANIZATIONS_VARIABLE
 from emissions_etl.orchestration.run_states import (
@@ -132,6 +133,7 @@ def _deployments(project: Path, declaration: Mapping[str, Any]) -> str:
         facts = [
             f"- **Flow**: {code(flow.name)} ({code(entrypoint)})",
             f"- **Schedule**: {'; '.join(schedules) if schedules else _ON_DEMAND}",
+            *[f"- **Trigger**: {_trigger(trigger)}" for trigger in deployment.get("triggers", [])],
             f"- **Work pool**: {code(pool)}",
         ]
         parts += [
@@ -211,7 +213,21 @@ def _docstring(docstring: str) -> tuple[str, dict[str, str]]:
 def _schedule(schedule: Mapping[str, Any]) -> str:
     if "cron" in schedule:
         return f"cron {code(str(schedule['cron']))} ({schedule.get('timezone', 'UTC')})"
+    if "interval" in schedule:
+        return f"every {schedule['interval']} s"
     return code(str(schedule))
+
+
+def _trigger(trigger: Mapping[str, Any]) -> str:
+    """A deployment's trigger: its automation, the event it expects and the parameters it
+    makes of it."""
+    events = ", ".join(code(str(event)) for event in trigger.get("expect", []))
+    made = ", ".join(f"{code(name)} = {code(str(value))}"
+                     for name, value in (trigger.get("parameters") or {}).items())  # fmt: skip
+    return (
+        f"the automation {code(str(trigger.get('name')))}: one run per event {events}, "
+        f"its parameters {made}"
+    )
 
 
 def _yaml_value(value: object) -> str:
@@ -230,7 +246,14 @@ def _blocks() -> str:
          "(`prefect-setup --sources FILE`), the password a database's URI held in the file, "
          "moved here; a table source's task reads it when it starts, never shown."],
     ]  # fmt: skip
-    return "## Secret blocks\n\n" + table(["Block", "Holds"], rows)
+    ledger = (
+        f"The watcher of arrivals keeps its ledger of each inbox in a block of the type "
+        f"{code(InboxArrivals.get_block_type_name())}: {code(LEDGER_BLOCK)}, or "
+        f"{code(LEDGER_BLOCK + '-<organization>')} for an organization's inbox (each file's "
+        "stamp at the last look, and when its load was sent). Deleted, the next look sends "
+        "every file of the inbox again, whose runs find their content loaded."
+    )
+    return "## Secret blocks\n\n" + table(["Block", "Holds"], rows) + "\n\n" + ledger
 
 
 def _variables() -> str:
