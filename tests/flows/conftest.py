@@ -71,7 +71,14 @@ def _prefect_server_process(
     """``prefect server start`` (scheduler loop shortened to 2 s), once for the worker's session:
     the real-server modules share an ``xdist_group``, so they share one server (15-30 s of CPU
     to start each time)."""
-    workdir = tmp_path_factory.mktemp("prefect-server")
+    with prefect_server_process(tmp_path_factory.mktemp("prefect-server")) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def prefect_server_process(workdir: Path) -> Iterator[RealPrefectServer]:
+    """``prefect server start`` on a free port of loopback, its home and log in ``workdir``,
+    until the block ends (the tests' fixture, and the benchmarks that need a real server)."""
     home, log = workdir / "home", workdir / "server.log"
     port = _free_port()
     api_url = f"http://127.0.0.1:{port}/api"
