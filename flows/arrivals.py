@@ -11,9 +11,13 @@ from prefect import flow, get_run_logger
 from prefect.states import State
 
 from emissions_etl.loading.inbox import plan_arrival
-from emissions_etl.orchestration.arrivals import watch
+from emissions_etl.orchestration.arrivals import look_at
 from emissions_etl.orchestration.flow_runs import ArrivalParameters, anything_loaded
-from emissions_etl.orchestration.organizations import inbox_for, organization_names
+from emissions_etl.orchestration.organizations import (
+    inbox_for,
+    organization_names,
+    settings_for,
+)
 from emissions_etl.orchestration.run_names import arrival_run_name
 from emissions_etl.orchestration.run_states import (
     OUTAGE_RETRIES,
@@ -36,7 +40,9 @@ def watch_inbox(inbox: str | None = None) -> int:
 
     A look lists the inbox (sizes and modification times, or an object store's ETags), reading
     no file; a file first seen is looked at again a few seconds later, and one still being
-    written waits for the next look.
+    written waits for the next look. With an SQS queue the inbox's bucket notifies
+    (EMISSIONS_INBOX_QUEUE, or the variable emissions_inbox_queue), a look reads the queue
+    instead of listing the inbox.
 
     Args:
         inbox: Folder to watch, as the nightly's (`<inbox>/<name>/` for each organization
@@ -44,11 +50,12 @@ def watch_inbox(inbox: str | None = None) -> int:
             variable emissions_inbox.
     """
     logger = get_run_logger()
+    queue = settings_for(None, require=False).inbox_queue
     sent = 0
     organizations: list[str | None] = [*organization_names()] or [None]
     for organization in organizations:
-        looked = watch(inbox_for(inbox, organization), organization, say=logger.info)
-        sent += len(looked.arrived)
+        where = inbox_for(inbox, organization)
+        sent += len(look_at(where, organization, queue, say=logger.info).arrived)
     return sent
 
 

@@ -60,6 +60,30 @@ class S3Server:
             region_name=REGION,
         )
 
+    def sqs(self) -> Any:
+        """A boto3 SQS client of this server (moto serves SQS beside S3)."""
+        import boto3
+
+        return boto3.client(
+            "sqs",
+            endpoint_url=self.endpoint_url,
+            aws_access_key_id=ACCESS_KEY_ID,
+            aws_secret_access_key=SECRET_ACCESS_KEY,
+            region_name=REGION,
+        )
+
+    def notified_queue(self, bucket: str, name: str) -> str:
+        """A new SQS queue the bucket sends its s3:ObjectCreated:* notifications to; its URL."""
+        url = str(self.sqs().create_queue(QueueName=name)["QueueUrl"])
+        arn = f"arn:aws:sqs:{REGION}:123456789012:{name}"
+        self.client().put_bucket_notification_configuration(
+            Bucket=bucket,
+            NotificationConfiguration={
+                "QueueConfigurations": [{"QueueArn": arn, "Events": ["s3:ObjectCreated:*"]}]
+            },
+        )
+        return url
+
     def create_bucket(self, name: str) -> str:
         """A new empty bucket; returns its name."""
         self.client().create_bucket(

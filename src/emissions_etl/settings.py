@@ -99,6 +99,12 @@ class Settings(BaseSettings):
         default=None,
         description="Folder the nightly flow loads: a local path or an s3://, gs://, az:// URL",
     )
+    inbox_queue: str | None = Field(
+        default=None,
+        description="URL of an SQS queue the inbox's bucket sends its S3 event notifications "
+        "to (s3:ObjectCreated:*): the watcher of arrivals reads it instead of listing the "
+        "inbox, for an inbox of many objects",
+    )
     organizations: Path | None = Field(
         default=None,
         description="TOML file of the organizations to load, each with its own key "

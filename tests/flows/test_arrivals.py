@@ -6,6 +6,7 @@ without arrivals."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +17,13 @@ from emissions_etl.orchestration.arrivals import (
     ARRIVED,
     FILE_RESOURCE,
     ledger_block_name,
+    look_at,
     read_ledger,
     save_ledger,
     watch,
 )
 from emissions_etl.orchestration.setup import ARRIVAL_DEPLOYMENTS, deployments_chosen
+from tests.s3_server import S3Server, running_s3
 
 from ..pipeline.tenancy import waste_row, write_wastes_csv
 
@@ -28,7 +31,7 @@ PROJECT = Path(__file__).resolve().parents[2]
 EVENT_WAIT = 30.0
 
 
-def _events_of(path: Path) -> list[Any]:
+def _events_of(path: Path | str) -> list[Any]:
     """The events ARRIVED the server holds for the file ``path`` (they are written a moment
     after they are sent)."""
     from prefect.client.orchestration import get_client
@@ -42,7 +45,7 @@ def _events_of(path: Path) -> list[Any]:
         return list(client.read_events(wanted, limit=50).events)
 
 
-def _wait_for_events(path: Path, count: int) -> list[Any]:
+def _wait_for_events(path: Path | str, count: int) -> list[Any]:
     deadline = time.monotonic() + EVENT_WAIT
     while time.monotonic() < deadline and len(found := _events_of(path)) < count:
         time.sleep(0.5)
@@ -112,3 +115,32 @@ def test_a_load_of_an_arrival_is_named_after_its_file(
         return str(flow_run.name)
 
     assert named(**parameters) == name
+
+
+@pytest.fixture(scope="module")
+def s3() -> Iterator[S3Server]:
+    with running_s3() as server, pytest.MonkeyPatch.context() as patch:
+        for name, value in server.env().items():
+            patch.setenv(name, value)
+        yield server
+
+
+def test_a_look_through_the_buckets_queue_sends_each_inbox_object_it_names_once(
+    prefect_server: None, s3: S3Server
+) -> None:
+    from emissions_etl.storage import as_path, receive_created
+
+    s3.create_bucket("queued")
+    queue = s3.notified_queue("queued", "queued-inbox")
+    for key in ("inbox/wastes/a.csv", "inbox/wastes/a.csv", "elsewhere/b.csv"):
+        s3.client().put_object(Bucket="queued", Key=key, Body=b"x")  # a.csv notified twice
+    said: list[str] = []
+
+    looked = look_at(as_path("s3://queued/inbox"), None, queue, say=said.append)
+
+    [event] = _wait_for_events("s3://queued/inbox/wastes/a.csv", 1)
+    assert [str(entry.path) for entry in looked.arrived] == ["s3://queued/inbox/wastes/a.csv"]
+    assert event.resource["emissions.resource"] == "wastes"
+    assert said[-1].startswith(f"queue {queue}: ")
+    assert said[-1].endswith(" 1 arrived")  # the bucket's test event and a.csv twice: one
+    assert receive_created(queue).receipts == []  # the messages are deleted once sent on

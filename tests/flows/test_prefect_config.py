@@ -82,6 +82,7 @@ def test_every_setting_a_variable_holds_is_read_and_the_environment_wins_over_ea
         "warehouse": str(tmp_path / "warehouse.duckdb"),
         "warehouse_data": "s3://lake/data",
         "inbox": str(tmp_path / "inbox"),
+        "inbox_queue": "https://sqs.eu-west-1.amazonaws.com/123456789012/inbox",
         "shared_limits": "prefect",
     }
     assert set(held) == set(VARIABLES)

@@ -399,7 +399,7 @@ def test_setup_gives_the_warehouse_a_turn_and_the_deployments_their_alerts(
     assert any(line.startswith(f"global concurrency limit {name} (1 slot): created") for line in
                prepared.output)  # fmt: skip
     assert (len(failed), len(partial), len(overdue)) == (1, 1, 1)
-    assert f"automation {FAILED_AUTOMATION!r} through {ALERTS_BLOCK} (3 deployments): created" in (
+    assert f"automation {FAILED_AUTOMATION!r} through {ALERTS_BLOCK} (4 deployments): created" in (
         prepared.output
     )
 

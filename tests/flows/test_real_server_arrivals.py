@@ -23,7 +23,6 @@ from typing import Any
 import pytest
 
 from emissions_etl.orchestration.setup import ARRIVAL_DEPLOYMENTS, POOL, setup_prefect
-from emissions_etl.settings import Settings
 from emissions_etl.warehouse import Warehouse
 
 from ..pipeline.tenancy import Tenant, new_tenant, waste_row, write_wastes_csv
@@ -64,16 +63,8 @@ def arrivals(
     tenant = new_tenant(sandbox, folder)
     inbox = folder / "inbox"
     (inbox / "wastes").mkdir(parents=True)
-    settings = Settings(
-        api_url=tenant.base_url,
-        api_key=tenant.api_key,
-        organization_id=tenant.organization_id,
-        ca_file=tenant.ca_file,
-        warehouse=str(tenant.warehouse.path),
-        inbox=str(inbox),
-    )
     output: list[str] = []
-    setup_prefect(settings, project_dir=PROJECT, say=output.append)
+    setup_prefect(tenant.settings(inbox=str(inbox)), project_dir=PROJECT, say=output.append)
     with get_client(sync_client=True) as client:  # onto the test's queue: the worker polls it
         with contextlib.suppress(ObjectAlreadyExists):
             client.create_work_queue(name=QUEUE, work_pool_name=POOL)

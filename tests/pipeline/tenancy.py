@@ -10,6 +10,7 @@ import openpyxl
 import pytest
 
 from emissions_etl.client import ApiKeyAuth, EmissionsClient
+from emissions_etl.settings import Settings
 from emissions_etl.warehouse import Warehouse
 from tests.built_warehouses import empty_warehouse
 from tests.sandbox_fixture import create_org
@@ -39,6 +40,17 @@ class Tenant:
     ca_file: Path
     warehouse: Warehouse
     workdir: Path
+
+    def settings(self, **given: object) -> Settings:
+        """The settings of a load for this tenant into its warehouse (and ``given``)."""
+        return Settings(
+            api_url=self.base_url,
+            api_key=self.api_key,
+            organization_id=self.organization_id,
+            ca_file=self.ca_file,
+            warehouse=str(self.warehouse.path),
+            **given,  # type: ignore[arg-type]
+        )
 
     def client(self, **kwargs: object) -> EmissionsClient:
         return EmissionsClient(

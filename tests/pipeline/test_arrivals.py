@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from emissions_etl.loading.arrivals import ArrivalLedger, Look, look
-from emissions_etl.loading.inbox import InboxEntry, inbox_entries
+from emissions_etl.loading.inbox import InboxEntry, inbox_entries, inbox_entry
 
 from .tenancy import waste_row, write_wastes_csv
 
@@ -152,3 +152,23 @@ def test_a_file_seen_unchanged_since_the_last_look_arrives_without_a_second_list
     seen = look(ArrivalLedger(seen={str(entry.path): entry.stamp}), [entry], look_again=again)
 
     assert (_names(seen.arrived), listings) == (["enero.csv"], [])
+
+
+def test_an_object_a_notification_names_is_the_entry_the_listing_would_show(
+    tmp_path: Path,
+) -> None:
+    from emissions_etl.storage import as_path
+
+    inbox = as_path("s3://bucket/inbox")
+
+    def entry(key: str) -> str | None:
+        found = inbox_entry(inbox, as_path(f"s3://bucket/{key}"), "3:e")
+        return None if found is None else (found.spec.name if found.spec else "")
+
+    assert entry("inbox/mixed.csv") == ""
+    assert entry("inbox/wastes/enero.csv") == "wastes"
+    assert entry("inbox/wastes/agency/v2.xlsx") == "wastes"
+    for skipped in ("inbox/wastes/agency/deeper/v3.csv", "inbox/notes/n.csv",
+                    "inbox/wastes/_old/v1.csv", "inbox/wastes/readme.md", "other/wastes/a.csv",
+                    "inbox/wastes/~$enero.xlsx"):  # fmt: skip
+        assert entry(skipped) is None, skipped

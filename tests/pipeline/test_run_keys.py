@@ -26,17 +26,9 @@ DIGEST, OTHER = "a" * 64, "b" * 64
 def _load(tenant: Tenant, path: Path, **options: object) -> FileOutcome:
     """One file loaded as the CLI and the flows load it (``load_files``): its outcome."""
     from emissions_etl.loading.file_loads import load_files
-    from emissions_etl.settings import Settings
 
-    settings = Settings(
-        api_url=tenant.base_url,
-        api_key=tenant.api_key,
-        organization_id=tenant.organization_id,
-        ca_file=tenant.ca_file,
-        warehouse=str(tenant.warehouse.path),
-    )
     [outcome] = load_files(
-        [PlannedFile(path, WASTES)], settings=settings, options=LoadOptions(**options),
+        [PlannedFile(path, WASTES)], settings=tenant.settings(), options=LoadOptions(**options),
         keep_going=False,
     )  # fmt: skip
     return outcome

@@ -42,6 +42,18 @@ InboxOption = Annotated[
     ),
 ]
 
+InboxQueueOption = Annotated[
+    str | None,
+    typer.Option(
+        envvar="EMISSIONS_INBOX_QUEUE",
+        show_envvar=True,
+        help="URL of an SQS queue the inbox's bucket sends its S3 event notifications to "
+        "(s3:ObjectCreated:*): the watcher of arrivals reads it instead of listing the "
+        "inbox each minute, for an inbox of many objects. Writes the variable "
+        "emissions_inbox_queue.",
+    ),
+]
+
 OrganizationsOption = Annotated[
     Path | None,
     typer.Option(
@@ -138,6 +150,7 @@ class PrefectSetupCommand:
     warehouse: WarehouseOption = None
     warehouse_data: WarehouseDataOption = None
     inbox: InboxOption = None
+    inbox_queue: InboxQueueOption = None
     shared_limits: SharedLimitsOption = None
     organizations: OrganizationsOption = None
     sources: SourcesOption = None
@@ -156,7 +169,7 @@ class PrefectSetupCommand:
             "api_url": self.api_url, "api_key": self.api_key,
             "organization_id": self.organization_id, "ca_file": self.ca_file,
             "warehouse": self.warehouse, "warehouse_data": self.warehouse_data,
-            "inbox": self.inbox,
+            "inbox": self.inbox, "inbox_queue": self.inbox_queue,
             "shared_limits": self.shared_limits.value if self.shared_limits else None,
             "organizations": self.organizations, "sources": self.sources,
             "project_dir": self.project_dir,

@@ -69,6 +69,22 @@ def inbox_entries(inbox: AnyPath) -> list[InboxEntry]:
     return found
 
 
+def inbox_entry(inbox: AnyPath, location: AnyPath, stamp: str) -> InboxEntry | None:
+    """The file at ``location`` as ``inbox_entries`` would list it, or None when the nightly
+    would not plan it (outside the inbox, deeper than a source's folder, hidden, of a
+    suffix not read)."""
+    prefix = str(inbox).rstrip("/") + "/"
+    if not str(location).startswith(prefix) or not _is_loadable(location):
+        return None
+    folders = str(location)[len(prefix) :].split("/")[:-1]
+    if not folders:
+        return InboxEntry(location, stamp, None)
+    spec = RESOURCES.get(folders[0])
+    if spec is None or len(folders) > 2 or not all(map(_visible_name, folders[1:])):
+        return None
+    return InboxEntry(location, stamp, spec)
+
+
 def _resource_entries(folder: AnyPath, spec: ResourceSpec) -> list[InboxEntry]:
     """The files of a resource folder and of its sources' folders, as ``spec``."""
     files, sources = stamped_entries(folder)
@@ -92,7 +108,11 @@ def source_of_folder(path: AnyPath) -> str | None:
 
 
 def _visible(folder: AnyPath) -> bool:
-    return not folder.name.startswith((".", "_", "~"))
+    return _visible_name(folder.name)
+
+
+def _visible_name(name: str) -> bool:
+    return not name.startswith((".", "_", "~"))
 
 
 def plan_inbox(inbox: AnyPath) -> list[PlannedFile]:

@@ -20,8 +20,8 @@ from prefect.events import emit_event
 from pydantic import Field
 
 from emissions_etl.loading.arrivals import SETTLE_SECONDS, ArrivalLedger, Look, look
-from emissions_etl.loading.inbox import InboxEntry, inbox_entries
-from emissions_etl.storage import AnyPath
+from emissions_etl.loading.inbox import InboxEntry, inbox_entries, inbox_entry
+from emissions_etl.storage import AnyPath, as_path, delete_received, receive_created
 
 #: The event the watcher sends for each file that arrived, and the trigger of ``load-arrival``
 #: expects (``prefect.yaml``).
@@ -64,6 +64,34 @@ def read_ledger(organization: str | None) -> ArrivalLedger:
 def save_ledger(organization: str | None, ledger: ArrivalLedger) -> None:
     block = InboxArrivals(seen=dict(ledger.seen), sent=dict(ledger.sent))
     block.save(ledger_block_name(organization), overwrite=True)
+
+
+def look_at(
+    inbox: AnyPath, organization: str | None, queue: str | None, *, say: Callable[[str], None]
+) -> Look:
+    """One look at ``inbox``: through ``queue``, the SQS queue its bucket notifies, when one is
+    configured for the plain inbox (``Settings.inbox_queue``), else by listing it."""
+    if queue and organization is None:
+        return watch_queue(queue, inbox, say=say)
+    return watch(inbox, organization, say=say)
+
+
+def watch_queue(queue: str, inbox: AnyPath, *, say: Callable[[str], None]) -> Look:
+    """One look through the bucket's notifications: an event for each object of the inbox they
+    say was created (complete, as S3 says it only then), then their messages deleted; a look
+    stopped before that sends them again at the next, whose loads find their content loaded."""
+    received = receive_created(queue)
+    arrived: dict[str, InboxEntry] = {}
+    for created in received.objects:  # a notification delivered twice is one arrival
+        entry = inbox_entry(inbox, as_path(created.url), created.stamp)
+        if entry is not None and created.url not in arrived:
+            arrived[created.url] = entry
+    for entry in arrived.values():
+        announce(entry, None)
+        say(f"{entry.path}: arrived, its load sent")
+    delete_received(queue, received.receipts)
+    say(f"queue {queue}: {len(received.receipts)} message(s), {len(arrived)} arrived")
+    return Look(list(arrived.values()), [], ArrivalLedger())
 
 
 def watch(

@@ -32,6 +32,7 @@ VARIABLES = {
     "warehouse": "emissions_warehouse",
     "warehouse_data": "emissions_warehouse_data",
     "inbox": "emissions_inbox",
+    "inbox_queue": "emissions_inbox_queue",
     "shared_limits": "emissions_shared_limits",
 }
 #: What a load cannot do without, and where a deployment looks for it.

@@ -342,9 +342,11 @@ def ensure_warehouse_turns(settings: Settings, project_dir: Path | None) -> str:
 
 
 def pool_deployment_ids(client: SyncPrefectClient, pool: str = POOL) -> list[UUID]:
-    """The ids of the deployments that run on ``pool``."""
+    """The ids of the deployments that run on ``pool`` whose failures someone is told of: all
+    but the watcher of arrivals, which runs every minute (an unreachable inbox would make a
+    notice a minute; the nightly's run over that inbox fails and tells)."""
     deployments = client.read_deployments(work_pool_filter=_pool_filter(pool))
-    return [deployment.id for deployment in deployments]
+    return [d.id for d in deployments if d.name != ARRIVAL_DEPLOYMENTS[0]]
 
 
 def describe_deployments(pool: str = POOL) -> list[str]:
@@ -369,7 +371,12 @@ def _pool_filter(pool: str = POOL) -> WorkPoolFilter:
 
 def _schedule_text(schedule: object) -> str:
     cron, timezone = getattr(schedule, "cron", None), getattr(schedule, "timezone", None)
-    return f"cron {cron} ({timezone or 'UTC'})" if cron else str(schedule)
+    interval = getattr(schedule, "interval", None)
+    if cron:
+        return f"cron {cron} ({timezone or 'UTC'})"
+    if interval is not None:
+        return f"every {interval.total_seconds():.0f} s"
+    return str(schedule)
 
 
 def ensure_global_concurrency_limit(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from emissions_etl.storage._errors import as_storage_error, store_errors
 from emissions_etl.storage._paths import SCHEMES, STORES, AnyPath, as_path, is_url
+from emissions_etl.storage._queue import CreatedObject, Received, delete_received, receive_created
 from emissions_etl.storage._reading import (
     STREAM_BLOCK_BYTES,
     folder_entries,
@@ -26,9 +27,12 @@ __all__ = [
     "STORES",
     "STREAM_BLOCK_BYTES",
     "AnyPath",
+    "CreatedObject",
+    "Received",
     "S3Endpoint",
     "as_path",
     "as_storage_error",
+    "delete_received",
     "ensure_folder",
     "folder_entries",
     "is_file",
@@ -36,6 +40,7 @@ __all__ = [
     "is_url",
     "local_file",
     "open_binary",
+    "receive_created",
     "remove",
     "s3_endpoint",
     "s3_secret_options",
