@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from prefect import flow, get_run_logger
-from prefect.states import State
+from prefect.states import Completed, Failed, State
 
+from emissions_etl.errors import EmissionsEtlError
 from emissions_etl.loading.inbox import plan_arrival
 from emissions_etl.orchestration.arrivals import look_at
 from emissions_etl.orchestration.flow_runs import ArrivalParameters, anything_loaded
@@ -25,6 +26,7 @@ from emissions_etl.orchestration.run_states import (
     retried_only_on_outage,
 )
 from emissions_etl.resources import resource_spec
+from emissions_etl.scrubbing import scrub
 from emissions_etl.storage import as_path
 from emissions_etl_flows._tasks import (
     load_planned_file,
@@ -35,8 +37,8 @@ from emissions_etl_flows._tasks import (
 
 
 @flow(name="watch_inbox", flow_run_name="watch inbox", log_prints=False)
-def watch_inbox(inbox: str | None = None) -> int:
-    """Look at the inbox and send a load for each file that arrived complete; returns how many.
+def watch_inbox(inbox: str | None = None) -> State[Any]:
+    """Look at the inbox and send a load for each file that arrived complete.
 
     A look lists the inbox (sizes and modification times, or an object store's ETags), reading
     no file; a file first seen is looked at again a few seconds later, and one still being
@@ -51,12 +53,18 @@ def watch_inbox(inbox: str | None = None) -> int:
     """
     logger = get_run_logger()
     queue = settings_for(None, require=False).inbox_queue
-    sent = 0
+    sent, failed = 0, []
     organizations: list[str | None] = [*organization_names()] or [None]
-    for organization in organizations:
-        where = inbox_for(inbox, organization)
-        sent += len(look_at(where, organization, queue, say=logger.info).arrived)
-    return sent
+    for organization in organizations:  # an inbox that cannot be read leaves the others looked at
+        try:
+            where = inbox_for(inbox, organization)
+            sent += len(look_at(where, organization, queue, say=logger.info).arrived)
+        except EmissionsEtlError as error:
+            logger.error("%s", error)
+            failed.append(error)
+    if failed:  # one line, as the other runs end: no traceback
+        return Failed(message=scrub(f"{len(failed)} inbox(es) not looked at: {failed[0]}"))
+    return Completed(message=f"{sent} file(s) arrived")
 
 
 @flow(

@@ -27,8 +27,24 @@ from tests.s3_server import S3Server, running_s3
 
 from ..pipeline.tenancy import waste_row, write_wastes_csv
 
+pytestmark = pytest.mark.xdist_group("prefect-harness")  # one test server per worker
+
 PROJECT = Path(__file__).resolve().parents[2]
 EVENT_WAIT = 30.0
+
+
+@pytest.fixture
+def plain_settings(prefect_server: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No EMISSIONS_* variable, and no organizations on the server: one inbox, the one given."""
+    import os
+
+    from prefect.variables import Variable
+
+    from emissions_etl.orchestration.organizations import ORGANIZATIONS_VARIABLE
+
+    for name in [n for n in os.environ if n.startswith("EMISSIONS_")]:
+        monkeypatch.delenv(name)
+    Variable.unset(ORGANIZATIONS_VARIABLE)
 
 
 def _events_of(path: Path | str) -> list[Any]:
@@ -144,3 +160,29 @@ def test_a_look_through_the_buckets_queue_sends_each_inbox_object_it_names_once(
     assert said[-1].startswith(f"queue {queue}: ")
     assert said[-1].endswith(" 1 arrived")  # the bucket's test event and a.csv twice: one
     assert receive_created(queue).receipts == []  # the messages are deleted once sent on
+
+
+def test_the_watcher_flow_says_how_many_files_arrived(
+    plain_settings: None, tmp_path: Path
+) -> None:
+    from emissions_etl_flows.arrivals import watch_inbox
+
+    write_wastes_csv(tmp_path / "enero.csv", [waste_row(1)])
+
+    state = watch_inbox(str(tmp_path), return_state=True)
+
+    assert state.is_completed()
+    assert state.message == "1 file(s) arrived"
+
+
+def test_an_inbox_the_watcher_cannot_read_fails_its_run_in_one_line(
+    plain_settings: None, tmp_path: Path
+) -> None:
+    from emissions_etl_flows.arrivals import watch_inbox
+
+    state = watch_inbox(str(tmp_path / "missing"), return_state=True)
+
+    assert state.is_failed()
+    assert state.message is not None
+    assert state.message.startswith("1 inbox(es) not looked at: ")
+    assert "\n" not in state.message

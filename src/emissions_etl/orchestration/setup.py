@@ -8,7 +8,8 @@ of organizations their list and one Secret block each (``orchestration.organizat
 file of table sources their list and their databases' passwords (``table_sources``), the limit
 through which runs writing the warehouse take turns (``warehouse_turns``), every deployment of
 ``prefect.yaml`` (the installed flows', or a checkout's ``flows/prefect.yaml``: the same
-declaration, whose entrypoints are module paths of the installed package), and with a block to
+declaration, whose entrypoints are module paths of the installed package; the arrivals' two
+only with an inbox configured, unless ``--no-arrivals``), and with a block to
 notify through, the automations that tell someone when a run fails or, if asked, completes
 partial or finds data overdue (``alerts``).
 Values come from the current settings (``EMISSIONS_*`` or the command's options); a value not
@@ -26,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 from uuid import UUID
 
-import yaml
 from pydantic import SecretStr
 
 from emissions_etl.client import prefect_limits
@@ -282,6 +282,8 @@ def deployments_chosen(prefect_file: Path, left_out: tuple[str, ...]) -> list[st
     those ``left_out``."""
     if not left_out:
         return ["--all"]
+    import yaml
+
     names = [d["name"] for d in yaml.safe_load(prefect_file.read_text())["deployments"]]
     return [f"--name={name}" for name in names if name not in left_out]
 
