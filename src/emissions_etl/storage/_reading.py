@@ -9,6 +9,7 @@ import atexit
 import hashlib
 import io
 import shutil
+import stat
 import tempfile
 import threading
 from pathlib import Path
@@ -72,7 +73,11 @@ def stamped_entries(folder: AnyPath) -> tuple[list[tuple[AnyPath, str]], list[An
     listing, never by reading a file."""
     if isinstance(folder, Path):
         entries = sorted(folder.iterdir())
-        files: list[tuple[AnyPath, str]] = [(p, _local_stamp(p)) for p in entries if p.is_file()]
+        files: list[tuple[AnyPath, str]] = []
+        for path in entries:
+            stamp = _local_stamp(path)
+            if stamp is not None:
+                files.append((path, stamp))
         return files, [p for p in entries if p.is_dir()]
     with store_errors(str(folder)):
         listed = folder.fs.ls(folder.path, detail=True)
@@ -90,9 +95,13 @@ def stamped_entries(folder: AnyPath) -> tuple[list[tuple[AnyPath, str]], list[An
     return stamped, folders
 
 
-def _local_stamp(path: Path) -> str:
-    status = path.stat()
-    return f"{status.st_size}:{status.st_mtime_ns}"
+def _local_stamp(path: Path) -> str | None:
+    """A file's stamp; None for a folder, or a file gone since the folder was listed."""
+    try:
+        status = path.stat()
+    except FileNotFoundError:
+        return None
+    return f"{status.st_size}:{status.st_mtime_ns}" if stat.S_ISREG(status.st_mode) else None
 
 
 def _object_stamp(entry: dict[str, Any]) -> str:
