@@ -48,24 +48,13 @@ class S3Server:
             "AWS_EC2_METADATA_DISABLED": "true",
         }
 
-    def client(self) -> Any:
-        """A boto3 S3 client of this server (for tests to put and read objects)."""
+    def client(self, service: str = "s3") -> Any:
+        """A boto3 client of this server (for tests to put and read objects; ``sqs``: its
+        queues, which moto serves beside S3)."""
         import boto3
 
         return boto3.client(
-            "s3",
-            endpoint_url=self.endpoint_url,
-            aws_access_key_id=ACCESS_KEY_ID,
-            aws_secret_access_key=SECRET_ACCESS_KEY,
-            region_name=REGION,
-        )
-
-    def sqs(self) -> Any:
-        """A boto3 SQS client of this server (moto serves SQS beside S3)."""
-        import boto3
-
-        return boto3.client(
-            "sqs",
+            service,
             endpoint_url=self.endpoint_url,
             aws_access_key_id=ACCESS_KEY_ID,
             aws_secret_access_key=SECRET_ACCESS_KEY,
@@ -74,7 +63,7 @@ class S3Server:
 
     def notified_queue(self, bucket: str, name: str) -> str:
         """A new SQS queue the bucket sends its s3:ObjectCreated:* notifications to; its URL."""
-        url = str(self.sqs().create_queue(QueueName=name)["QueueUrl"])
+        url = str(self.client("sqs").create_queue(QueueName=name)["QueueUrl"])
         arn = f"arn:aws:sqs:{REGION}:123456789012:{name}"
         self.client().put_bucket_notification_configuration(
             Bucket=bucket,
@@ -126,6 +115,18 @@ def running_s3() -> Iterator[S3Server]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@contextmanager
+def s3_for_this_process() -> Iterator[S3Server]:
+    """``running_s3``, with this process's AWS variables pointing at it while the block runs (as
+    a worker's process would reach a bucket)."""
+    import pytest
+
+    with running_s3() as server, pytest.MonkeyPatch.context() as patch:
+        for name, value in server.env().items():
+            patch.setenv(name, value)
+        yield server
 
 
 def _wait_for(port: int, process: subprocess.Popen[bytes]) -> None:

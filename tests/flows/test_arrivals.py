@@ -23,7 +23,7 @@ from emissions_etl.orchestration.arrivals import (
     watch,
 )
 from emissions_etl.orchestration.setup import ARRIVAL_DEPLOYMENTS, deployments_chosen
-from tests.s3_server import S3Server, running_s3
+from tests.s3_server import S3Server, s3_for_this_process
 
 from ..pipeline.tenancy import waste_row, write_wastes_csv
 
@@ -135,9 +135,7 @@ def test_a_load_of_an_arrival_is_named_after_its_file(
 
 @pytest.fixture(scope="module")
 def s3() -> Iterator[S3Server]:
-    with running_s3() as server, pytest.MonkeyPatch.context() as patch:
-        for name, value in server.env().items():
-            patch.setenv(name, value)
+    with s3_for_this_process() as server:
         yield server
 
 

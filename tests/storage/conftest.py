@@ -7,12 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.s3_server import S3Server, running_s3
+from tests.s3_server import S3Server, s3_for_this_process
 
 
 @pytest.fixture(scope="module")
 def s3() -> Iterator[S3Server]:
-    with running_s3() as server, pytest.MonkeyPatch.context() as patch:
-        for name, value in server.env().items():
-            patch.setenv(name, value)
+    with s3_for_this_process() as server:
         yield server
