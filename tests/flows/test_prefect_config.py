@@ -353,3 +353,31 @@ def test_prefect_setup_refuses_notify_overdue_without_a_block(tmp_path: Path) ->
 
     assert done.returncode == 2
     assert "--notify-overdue needs --notify BLOCK" in done.stderr
+
+
+@pytest.mark.parametrize("run_id", ["0b1f6d2e-8c4a-4f7e-9d3b-2a5c6e7f8091", None])
+def test_the_pull_steps_line_is_printed_whole_with_or_without_a_run(
+    tmp_path: Path, run_id: str | None
+) -> None:
+    """Prefect's console format of a run's lines names the run: the step's line must carry
+    what that format reads, or the worker prints a logging error instead of it."""
+    import subprocess
+    import sys
+
+    script = (
+        "from prefect.logging.configuration import setup_logging; setup_logging(); "
+        "from emissions_etl.orchestration.steps import set_project_directory; "
+        "set_project_directory()"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EMISSIONS_", "PREFECT_"))}
+    env |= {"EMISSIONS_PROJECT_DIR": str(tmp_path), "PREFECT_LOGGING_TO_API_ENABLED": "false",
+            "PREFECT_LOGGING_LEVEL": "INFO", "PREFECT_HOME": str(tmp_path / "prefect")}  # fmt: skip
+    if run_id:
+        env["PREFECT__FLOW_RUN_ID"] = run_id
+    done = subprocess.run([sys.executable, "-c", script], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    output = done.stdout + done.stderr
+    assert "Logging error" not in output
+    assert f"the run starts in {tmp_path.resolve()}" in output

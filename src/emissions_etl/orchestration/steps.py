@@ -113,9 +113,16 @@ def refuse_a_temporary_warehouse(directory: Path) -> None:
 
 def _log_to_the_run(message: str) -> None:
     """One line in the flow run's logs (the UI's), from this step, before the run has started:
-    Prefect's API handler takes a record naming its run."""
+    Prefect's API handler takes a record naming its run. Its console format names the run too
+    (``flow_run_name``): the step knows only the run's id, which it gives as the name rather
+    than ask the server. Without a run (the step run by hand) it is a line of Prefect's console."""
     from prefect.runtime import flow_run
 
     run_id = flow_run.get_id()
-    logger = logging.getLogger("prefect.flow_runs")
-    logger.info(message, extra={"flow_run_id": run_id} if run_id else None)
+    if run_id is None:
+        from prefect.logging import get_logger
+
+        get_logger(__name__).info(message)
+        return
+    extra = {"flow_run_id": run_id, "flow_run_name": run_id}
+    logging.getLogger("prefect.flow_runs").info(message, extra=extra)
