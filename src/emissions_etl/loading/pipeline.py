@@ -37,7 +37,7 @@ from emissions_etl.loading.validated import (
     rejected_rows,
     validate_file,
 )
-from emissions_etl.loading.writing import JobCompletion, WriteContext, writer_for
+from emissions_etl.loading.writing import JobCompletion, WriteContext, Writer, writer_for
 from emissions_etl.loading.writing._context import WriteApi
 from emissions_etl.resources import ResourceSpec
 from emissions_etl.storage import AnyPath
@@ -86,96 +86,36 @@ def load_rows(
 ) -> LoadSummary:
     """Load the rows of a file or a table source (``load_file``, ``table_loads``) as one
     recorded run; what ``load_file`` says of a file holds of any."""
-    notify = progress or (lambda stage, count: None)
     clock = StageClock()
     digest = rows.digest()  # the document behind the figures, before the writer's turn
     with warehouse.writer() as writer:
         writer.runs.mark_interrupted_runs()
-        own = rows.name
-        rows = _keyed_by_content(rows, digest, writer.runs, spec, options)
-        name = rows.name
-        run_id = writer.runs.start_run(
-            spec.name, rows.location, rows.parameters(), source_name=name, file_sha256=digest
-        )
-        summary = LoadSummary(
-            run_id=run_id, resource=spec.name, source=rows.location, source_name=name
-        )
-        if name != own:
-            summary.notes.append(
-                f"its content was loaded before as the source {name!r}: its rows are that "
-                "source's, so none is counted twice"
-            )
+        rows, summary = _started_run(rows, digest, writer.runs, spec, options)
         try:
             context = WriteContext(
                 api=api,
                 writer=writer,
                 spec=spec,
-                run_id=run_id,
+                run_id=summary.run_id,
                 clock=clock,
                 completion=completion or PollingCompletion(api),
                 settle_seconds=options.settle_seconds,
-                notify=notify,
-                source_name=name,
+                notify=progress or (lambda stage, count: None),
+                source_name=rows.name,
             )
             strategy = writer_for(context)
-            reconciler = Reconciler(context, dry_run=options.dry_run)
-            describe(writer, spec)
-            with clock.stage("recover"):
-                summary.rows_deleted += finish_interrupted_mirrors(writer, strategy, spec.name)
-                summary.rows_recovered = strategy.recover()
-                summary.rows_refreshed = refresh_unsettled(api, writer.records, spec)
-            references = references_of(api, writer.records, spec)
-            if options.strict:
-                check_strict(rows.validated(), spec, references, writer.runs, run_id)
-            all_rejects = [summary.rejects]
-            try:
-                batches = prefetched(rows.validated(), name="read-ahead")
-                for read, valid, rejects in clock.timed("read_validate", batches):
-                    notify("read", read)
-                    result = load_batch(
-                        valid, references, context, summary, options, strategy, reconciler
-                    )
-                    all_rejects += [rejects, *result.rejects]
-                    writer.runs.land_rejects(
-                        run_id, spec.name, pd.concat([rejects, *result.rejects])
-                    )
-                    summary.rows_read += read
-                add_written(summary, strategy.finish())
-            finally:
-                strategy.close()
-            if summary.rows_read == 0:
-                raise EmptySourceError(rows.location, rows.empty_reason)
-            summary.rejects = pd.concat(all_rejects, ignore_index=True)
-            summary.rows_rejected = rejected_rows(summary.rejects)
-            with clock.stage("mirror"):
-                mirrored = mirror_source(
-                    writer,
-                    strategy,
-                    MirrorRequest(
-                        path=rows.location,
-                        resource=spec.name,
-                        source_name=name,
-                        run_id=run_id,
-                        rows_rejected=summary.rows_rejected,
-                        mirror=options.mirror,
-                        allow_mass_delete=options.allow_mass_delete,
-                        dry_run=options.dry_run,
-                        sheets_refused=rows.sheets_refused,
-                        holder=rows.holder,
-                    ),
-                )
-            summary.rows_gone, summary.notes = mirrored.gone, summary.notes + mirrored.notes
-            summary.rows_deleted += mirrored.deleted
+            _recover(context, strategy, summary)
+            _send_every_batch(rows, context, strategy, summary, options)
+            _mirror(rows, context, strategy, summary, options)
             close_counts(summary, spec, writer.runs)
             summary.seconds = dict(clock.seconds)
             summary.outcome = outcome_of(summary, options)
-            writer.runs.finish_run(
-                run_id, outcome=summary.outcome, counts=summary.counts(), co2e_kg=summary.co2e_kg
-            )
+            writer.runs.finish_run(summary.run_id, outcome=summary.outcome,
+                                   counts=summary.counts(), co2e_kg=summary.co2e_kg)  # fmt: skip
         except Exception as error:
             summary.outcome = "failed"
             writer.runs.finish_run(
-                run_id,
+                summary.run_id,
                 outcome="failed",
                 counts=summary.counts(),
                 co2e_kg=summary.co2e_kg,
@@ -183,6 +123,100 @@ def load_rows(
             )
             raise
     return summary
+
+
+def _started_run(
+    rows: RowSource, digest: str | None, runs: RunLog, spec: ResourceSpec, options: LoadOptions
+) -> tuple[RowSource, LoadSummary]:
+    """The run recorded for ``rows``, as the data set their content was first loaded as (a
+    note says so when that is another), and its summary so far."""
+    own = rows.name
+    rows = _keyed_by_content(rows, digest, runs, spec, options)
+    run_id = runs.start_run(
+        spec.name, rows.location, rows.parameters(), source_name=rows.name, file_sha256=digest
+    )
+    summary = LoadSummary(
+        run_id=run_id, resource=spec.name, source=rows.location, source_name=rows.name
+    )
+    if rows.name != own:
+        summary.notes.append(
+            f"its content was loaded before as the source {rows.name!r}: its rows are that "
+            "source's, so none is counted twice"
+        )
+    return rows, summary
+
+
+def _recover(context: WriteContext, strategy: Writer, summary: LoadSummary) -> None:
+    """What an earlier run of the resource left half done: its mirror's deletions, its
+    unsent writes, its records still calculating."""
+    writer, spec = context.writer, context.spec
+    describe(writer, spec)
+    with context.clock.stage("recover"):
+        summary.rows_deleted += finish_interrupted_mirrors(writer, strategy, spec.name)
+        summary.rows_recovered = strategy.recover()
+        summary.rows_refreshed = refresh_unsettled(context.api, writer.records, spec)
+
+
+def _send_every_batch(
+    rows: RowSource,
+    context: WriteContext,
+    strategy: Writer,
+    summary: LoadSummary,
+    options: LoadOptions,
+) -> None:
+    """Read, validate and send the rows batch by batch (nothing sent under ``strict`` when
+    one is rejected), each batch's rejects landed as it goes; EmptySourceError for no row."""
+    writer, spec, run_id = context.writer, context.spec, context.run_id
+    references = references_of(context.api, writer.records, spec)
+    if options.strict:
+        check_strict(rows.validated(), spec, references, writer.runs, run_id)
+    reconciler = Reconciler(context, dry_run=options.dry_run)
+    all_rejects = [summary.rejects]
+    try:
+        batches = prefetched(rows.validated(), name="read-ahead")
+        for read, valid, rejects in context.clock.timed("read_validate", batches):
+            context.notify("read", read)
+            result = load_batch(valid, references, context, summary, options, strategy,
+                                reconciler)  # fmt: skip
+            all_rejects += [rejects, *result.rejects]
+            writer.runs.land_rejects(run_id, spec.name, pd.concat([rejects, *result.rejects]))
+            summary.rows_read += read
+        add_written(summary, strategy.finish())
+    finally:
+        strategy.close()
+    if summary.rows_read == 0:
+        raise EmptySourceError(rows.location, rows.empty_reason)
+    summary.rejects = pd.concat(all_rejects, ignore_index=True)
+    summary.rows_rejected = rejected_rows(summary.rejects)
+
+
+def _mirror(
+    rows: RowSource,
+    context: WriteContext,
+    strategy: Writer,
+    summary: LoadSummary,
+    options: LoadOptions,
+) -> None:
+    """Under ``mirror``, delete the source's records its rows no longer have (``mirror``)."""
+    with context.clock.stage("mirror"):
+        mirrored = mirror_source(
+            context.writer,
+            strategy,
+            MirrorRequest(
+                path=rows.location,
+                resource=context.spec.name,
+                source_name=rows.name,
+                run_id=context.run_id,
+                rows_rejected=summary.rows_rejected,
+                mirror=options.mirror,
+                allow_mass_delete=options.allow_mass_delete,
+                dry_run=options.dry_run,
+                sheets_refused=rows.sheets_refused,
+                holder=rows.holder,
+            ),
+        )
+    summary.rows_gone, summary.notes = mirrored.gone, summary.notes + mirrored.notes
+    summary.rows_deleted += mirrored.deleted
 
 
 def _keyed_by_content(

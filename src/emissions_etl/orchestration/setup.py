@@ -93,6 +93,26 @@ def setup_prefect(
         block = find_block(client, notify) if notify else None  # refused before any change
         prefect_file = deployments_file(project_dir) if deploy else None  # so is this
         say(f"work pool {POOL} (process): {ensure_work_pool(client)}")
+    _store_settings(settings, say)
+    say(ensure_warehouse_turns(settings, project_dir))
+    if prefect_file is not None:
+        watching = arrivals and inbox_configured(settings)
+        left_out = () if watching else ARRIVAL_DEPLOYMENTS
+        deploy_all(prefect_file, project_dir or Path.cwd(), api_url, say=say, left_out=left_out)
+        say(arrivals_line(watching, arrivals))
+    if block is not None:
+        with get_client(sync_client=True) as client:
+            ids = pool_deployment_ids(client)
+            made = ensure_alerts(client, block, ids, partial=notify_partial,
+                                 overdue=notify_overdue)  # fmt: skip
+            for name, done in made.items():
+                say(f"automation {name!r} through {block} ({len(ids)} deployments): {done}")
+    _say_what_is_next(settings, say)
+
+
+def _store_settings(settings: Settings, say: Say) -> None:
+    """The limits, the Secret block of the API key, the variables of the settings given, and
+    the organizations and table sources with their keys' and passwords' blocks."""
     for limit in prefect_limits(resource_limits()):
         outcome = ensure_global_concurrency_limit(limit.name, limit.limit)
         say(f"global concurrency limit {limit.name} ({limit.limit} slots): {outcome}")
@@ -123,19 +143,10 @@ def setup_prefect(
         say(f"variable {SOURCES_VARIABLE}: {len(entries)} table source(s): {names}")
         for password_block in written:
             say(f"Secret block {password_block}: saved (value not shown)")
-    say(ensure_warehouse_turns(settings, project_dir))
-    if prefect_file is not None:
-        watching = arrivals and inbox_configured(settings)
-        left_out = () if watching else ARRIVAL_DEPLOYMENTS
-        deploy_all(prefect_file, project_dir or Path.cwd(), api_url, say=say, left_out=left_out)
-        say(arrivals_line(watching, arrivals))
-    if block is not None:
-        with get_client(sync_client=True) as client:
-            ids = pool_deployment_ids(client)
-            made = ensure_alerts(client, block, ids, partial=notify_partial,
-                                 overdue=notify_overdue)  # fmt: skip
-            for name, done in made.items():
-                say(f"automation {name!r} through {block} ({len(ids)} deployments): {done}")
+
+
+def _say_what_is_next(settings: Settings, say: Say) -> None:
+    """How the workers share the limits (when not said), how to start one, where the UI is."""
     from prefect.settings import get_current_settings
 
     if "shared_limits" not in settings.model_fields_set:
