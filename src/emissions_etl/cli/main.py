@@ -8,41 +8,15 @@ commands, so ``--help`` and ``--version`` answer at once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from emissions_etl.cli.consolidation_option import ConsolidationOption
-from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_REJECTS, EXIT_UNUSABLE
-from emissions_etl.cli.file_arguments import ANYWHERE, output_path, plan_inputs
-from emissions_etl.cli.file_options import (
-    DefaultCountryOption,
-    ProfileOption,
-    RejectsOption,
-    ResourceOption,
-    SectorMapOption,
-    SheetOption,
-    SourceOption,
-    warn_sheet_on_csv,
-)
+from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
 from emissions_etl.cli.scrubbed_output import scrub_output
-from emissions_etl.cli.table_options import (
-    AttachOption,
-    FromSqlOption,
-    KeyOption,
-    SourcesOption,
-    planned_tables,
-)
 from emissions_etl.cli.terminal import fail, out
-
-if TYPE_CHECKING:
-    import pandas as pd
-
-    from emissions_etl.loading.file_plan import PlannedFile
-    from emissions_etl.loading.pipeline import LoadOptions, ValidationSummary
-    from emissions_etl.storage import AnyPath
 
 app = typer.Typer(
     name="emissions-etl",
@@ -72,121 +46,11 @@ def main(
     scrub_output()  # no credential is ever printed, whoever prints it
 
 
-@app.command()
-def validate(
-    file: Annotated[
-        str | None,
-        typer.Argument(help=f"xlsx or csv file to check, or a folder of them ({ANYWHERE})."),
-    ] = None,
-    resource: ResourceOption = None,
-    sheet: SheetOption = None,
-    rejects: RejectsOption = None,
-    profile: ProfileOption = None,
-    sector_map: SectorMapOption = None,
-    default_country: DefaultCountryOption = None,
-    source: SourceOption = None,
-    from_sql: FromSqlOption = None,
-    key: KeyOption = None,
-    attach: AttachOption = None,
-    sources: SourcesOption = None,
-) -> None:
-    """Check a file offline: exit 0 when every row is valid, 1 when some are rejected, 2 when
-    the file, or a sheet of it, cannot be used. A workbook is reported sheet by sheet; a folder
-    file by file, as the nightly reads its inbox. With --from-sql (or --sources), the rows of
-    a query, each named by its key."""
+# Check files or table sources offline: its options are one typed object
+# (validate_command.ValidateCommand).
+from emissions_etl.cli.validate_command import validate_command  # noqa: E402
 
-    from emissions_etl.cli.profiles_command import profile_options, profile_resource
-    from emissions_etl.cli.terminal import (
-        check_rejects_target,
-        validate_tables,
-    )
-    from emissions_etl.errors import ConfigurationError, InputError
-    from emissions_etl.loading.pipeline import LoadOptions
-
-    try:
-        target = output_path(rejects)
-        check_rejects_target(target)
-        tables = planned_tables(
-            [file] if file else None, from_sql=from_sql,
-            resource=resource or profile_resource(profile), key=key, attach=attach,
-            source=source, sources=sources,
-        )  # fmt: skip
-        options = LoadOptions(source=source, **profile_options(profile, sector_map,
-                                                               default_country))  # fmt: skip
-        if tables:
-            validate_tables(tables, options, target)
-            return
-        if not file:
-            raise ValueError("give a file or folder to check, or --from-sql QUERY")
-        planned = plan_inputs([file], resource or profile_resource(profile), sheet, profile)
-        warn_sheet_on_csv(planned, sheet)
-    except (InputError, ConfigurationError, ValueError) as error:
-        raise fail(str(error), EXIT_UNUSABLE) from None
-    unusable, rejects_by_file = _validate_planned(planned, options)
-    _end_validation(unusable, rejects_by_file, target)
-
-
-def _end_validation(
-    unusable: list[str], rejects_by_file: dict[AnyPath | str, pd.DataFrame], target: AnyPath | None
-) -> None:
-    """The rejects file, the first rejects, a line for each file or sheet that could not be
-    used, and the exit code: 2 for those, else 1 when a row was rejected."""
-    import pandas as pd
-
-    from emissions_etl.cli.terminal import print_rejects, write_rejects
-
-    found = list(rejects_by_file.values())
-    all_rejects = pd.concat(found, ignore_index=True) if found else None
-    if target is not None and all_rejects is not None:
-        write_rejects(rejects_by_file, target)
-    if all_rejects is not None and not all_rejects.empty:
-        print_rejects(all_rejects)
-    for problem in unusable:
-        fail(problem, EXIT_UNUSABLE)
-    if unusable:
-        raise typer.Exit(EXIT_UNUSABLE)
-    if all_rejects is not None and not all_rejects.empty:
-        raise typer.Exit(EXIT_REJECTS)
-
-
-def _validate_planned(
-    planned: Sequence[PlannedFile], options: LoadOptions
-) -> tuple[list[str], dict[AnyPath | str, pd.DataFrame]]:
-    """Each planned file validated (its progress drawn), its lines printed, file by file:
-    the problems of what could not be used, one line each, and each file's rejects."""
-    import pandas as pd
-
-    from emissions_etl.cli.progress_display import shown_progress
-    from emissions_etl.cli.terminal import err, print_validation, say
-    from emissions_etl.errors import InputError
-    from emissions_etl.loading.pipeline import validate_file
-    from emissions_etl.loading.progress import PlannedTotals
-
-    unusable: list[str] = []
-    rejects_by_file: dict[AnyPath | str, pd.DataFrame] = {}
-    with shown_progress(PlannedTotals(planned), err, say, sends=False) as progress:
-        for path in dict.fromkeys(entry.path for entry in planned):
-            entries = [entry for entry in planned if entry.path == path]
-            results: dict[int, ValidationSummary] = {}
-            problems = []
-            for index, entry in enumerate(entries):
-                if entry.spec is None:
-                    continue
-                try:
-                    result = validate_file(path, spec=entry.spec, progress=progress(entry.label),
-                                           options=options.for_sheets(entry.sheets))  # fmt: skip
-                except (InputError, ValueError) as error:
-                    problems.append(f"{entry.label}: {error}" if entry.shown_sheets else str(error))
-                    continue
-                if result.rows_read == 0:
-                    problems.append(f"{entry.where}: no data rows under the header")
-                else:
-                    results[index] = result
-            unusable += print_validation(entries, results) + problems
-            if results:
-                found = [result.rejects for result in results.values()]
-                rejects_by_file[path] = pd.concat(found, ignore_index=True)
-    return unusable, rejects_by_file
+app.command("validate")(validate_command)
 
 
 # Load files or table sources: its options are one typed object (load_command.LoadCommand).
