@@ -115,6 +115,22 @@ def run_logs(run: Any) -> list[Any]:
         return client.read_logs(log_filter=LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run.id])))
 
 
+def wait_for_the_last_logs(runs: list[Any], deadline: float) -> None:
+    """Until the server holds each run's last log line (``Finished in state ...``). A run's
+    state is final before its process has sent its last logs; stopping the worker then kills
+    the process with them (the UI test once waited 90 s for a task's lines that never came)."""
+    waiting = list(runs)
+    while time.monotonic() < deadline:
+        waiting = [
+            run
+            for run in waiting
+            if not any(log.message.startswith("Finished in state") for log in run_logs(run))
+        ]
+        if not waiting:
+            return
+        time.sleep(0.5)
+
+
 def service_wastes(tenant: Tenant) -> int:
     """How many wastes the service holds for the tenant."""
     with tenant.client() as client:

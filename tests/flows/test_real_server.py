@@ -60,7 +60,7 @@ from tests.sandbox_fixture import OrgCredentials, SandboxServer, create_org
 
 from ..pipeline.tenancy import FACILITIES, waste_row, write_wastes_xlsx
 from .conftest import PREFECT_BIN, RealPrefectServer, WebhookReceiver, stop_process_group
-from .nights import run_logs, worker_run_once
+from .nights import run_logs, wait_for_the_last_logs, worker_run_once
 
 pytestmark = [
     pytest.mark.real_server,
@@ -480,22 +480,6 @@ def runs_together(
 
 
 LAST_LOGS_WAIT = 60.0
-
-
-def wait_for_the_last_logs(runs: list[Any], deadline: float) -> None:
-    """Until the server holds each run's last log line (``Finished in state ...``). A run's
-    state is final before its process has sent its last logs; stopping the worker then kills
-    the process with them (the UI test once waited 90 s for a task's lines that never came)."""
-    waiting = list(runs)
-    while time.monotonic() < deadline:
-        waiting = [
-            run
-            for run in waiting
-            if not any(log.message.startswith("Finished in state") for log in run_logs(run))
-        ]
-        if not waiting:
-            return
-        time.sleep(0.5)
 
 
 def hold_the_turn_until_a_run_waits(prepared: PreparedServer, runs: list[Any]) -> None:

@@ -153,6 +153,7 @@ def test_the_same_content_under_another_name_adds_nothing_and_its_run_says_where
     shutil.copy(first, arrivals.inbox / "wastes" / "residuos_enero (copia).csv")
 
     run = _wait_for_runs(["residuos_enero (copia).csv"], arrivals)["residuos_enero (copia).csv"]
+    nights.wait_for_the_last_logs([run], time.monotonic() + 60)
 
     said = [log.message for log in nights.run_logs(run)]
     today = datetime.now(UTC).date().isoformat()
