@@ -29,7 +29,7 @@ DueDayOption = Annotated[
         min=1,
         max=31,
         metavar="N",
-        help="A month's data is due on day N of the next month (\"March by 10 April\"; the last "
+        help='A month\'s data is due on day N of the next month ("March by 10 April"; the last '
         "day of a shorter month); default: the expectations file's due_day, else 10.",
     ),
 ]

@@ -29,6 +29,7 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
+
 def _version(value: bool) -> None:
     if value:
         version()

@@ -22,19 +22,13 @@ import orjson
 from emissions_etl import __version__
 from emissions_etl.client._query import chunk_values, timestamp
 from emissions_etl.client._token_source import TokenSource
-from emissions_etl.client.json_types import (
-    JsonObject,
-    JsonValue,
-    QueryParams,
-    QueryValue,
-    json_object,
-    json_objects,
-)
+from emissions_etl.client.json_types import QueryParams, QueryValue, json_object, json_objects
 from emissions_etl.client.limiter import LimitPolicy, RateLimitTransport
 from emissions_etl.client.pagination import is_last_page, iter_pages, page_count
 from emissions_etl.client.problem import error_from_response
 from emissions_etl.client.retry import RetryTransport
 from emissions_etl.errors import ConfigurationError, IngestJobError, TransportError
+from emissions_etl.json_values import JsonObject, JsonValue
 
 # httpx names the type of its default only privately (httpx._client.UseClientDefault).
 _USE_CLIENT_AUTH: Any = httpx.USE_CLIENT_DEFAULT

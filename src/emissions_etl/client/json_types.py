@@ -1,6 +1,6 @@
-"""The service's JSON as types: what a body decodes to (``JsonValue``, ``JsonObject``), what a
-query string carries (``QueryValue``), and the checks that narrow a decoded body to the object
-or the array of objects an operation answers (interface: every operation answers JSON)."""
+"""The service's JSON as the client speaks it: what a query string carries (``QueryValue``), and
+the checks that narrow a decoded body (``emissions_etl.json_values``) to the object or the
+array of objects an operation answers (interface: every operation answers JSON)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import TypeAlias
 
 from emissions_etl.errors import ApiError
+from emissions_etl.json_values import JsonObject, JsonValue
 
-#: A decoded JSON value, as orjson returns it.
-JsonValue: TypeAlias = "str | int | float | bool | None | list[JsonValue] | dict[str, JsonValue]"
-#: A decoded JSON object: a record, a page, an ingest job, an endpoint.
-JsonObject: TypeAlias = "dict[str, JsonValue]"
 #: A query parameter's value: a scalar, or a list sent as the parameter repeated (``ids``).
 QueryValue: TypeAlias = "str | int | float | bool | None | Sequence[str]"
 #: Query parameters; None values are left out of the query string.

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Protocol
 
-from emissions_etl.client.json_types import JsonObject, QueryParams, json_objects
+from emissions_etl.client.json_types import QueryParams, json_objects
+from emissions_etl.json_values import JsonObject
 
 #: The largest page the service serves (interface: Limits).
 MAX_PAGE_SIZE = 100

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 
 import httpx
 
-from emissions_etl.client.json_types import JsonObject, JsonValue
 from emissions_etl.client.retry import parse_retry_after
 from emissions_etl.errors import ApiStatusError, status_error_class
+from emissions_etl.json_values import JsonObject, JsonValue
 
 #: Characters of a non-JSON body kept in the error message.
 TEXT_EXCERPT = 200

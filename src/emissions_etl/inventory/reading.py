@@ -194,9 +194,7 @@ def _with_estimates(rows: pd.DataFrame, estimates: pd.DataFrame | None) -> pd.Da
     much of each row is estimated); ``rows`` as they are without estimates."""
     if estimates is None:
         return rows
-    return pd.concat(
-        [rows.assign(estimated_kg=0.0), as_grouped_rows(estimates)], ignore_index=True
-    )
+    return pd.concat([rows.assign(estimated_kg=0.0), as_grouped_rows(estimates)], ignore_index=True)
 
 
 def _read(

@@ -11,7 +11,7 @@ from collections.abc import Hashable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from emissions_etl.client.json_types import JsonObject
+from emissions_etl.json_values import JsonObject
 from emissions_etl.resources import Finding
 
 

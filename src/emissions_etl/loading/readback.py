@@ -18,8 +18,9 @@ from typing import Protocol, TypedDict, TypeVar
 import orjson
 import pandas as pd
 
-from emissions_etl.client.json_types import JsonObject, JsonValue, QueryParams, json_object
+from emissions_etl.client.json_types import QueryParams, json_object
 from emissions_etl.errors import NotFoundError
+from emissions_etl.json_values import JsonObject, JsonValue
 from emissions_etl.resources import Readback, ResourceSpec
 from emissions_etl.warehouse import REMOTE_COLUMNS
 

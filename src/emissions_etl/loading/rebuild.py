@@ -19,8 +19,9 @@ from typing import Protocol
 
 import pandas as pd
 
-from emissions_etl.client.json_types import JsonObject, QueryParams
+from emissions_etl.client.json_types import QueryParams
 from emissions_etl.domain.row_keys import source_of_key
+from emissions_etl.json_values import JsonObject
 from emissions_etl.loading.ports import LoadWarehouse, WritableWarehouse
 from emissions_etl.loading.preparation import describe
 from emissions_etl.loading.readback import ListQuery, fetch_concurrently, fill_path, remote_frame

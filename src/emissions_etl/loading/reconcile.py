@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from emissions_etl.client.json_types import JsonObject, QueryParams
+from emissions_etl.client.json_types import QueryParams
+from emissions_etl.json_values import JsonObject
 from emissions_etl.loading.identity import pair_by_identity, same_record
 from emissions_etl.loading.readback import (
     ListQuery,

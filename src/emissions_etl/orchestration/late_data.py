@@ -165,8 +165,10 @@ def _named(row: Mapping[Hashable, Any]) -> str:
 
 def _gap_row(gap: Mapping[Hashable, Any]) -> str:
     estimate = gap["estimate_kg"]
-    shown = "" if estimate is None or pd.isna(estimate) else (
-        f"{float(estimate):,.1f} ({gap['estimate_method']})"
+    shown = (
+        ""
+        if estimate is None or pd.isna(estimate)
+        else (f"{float(estimate):,.1f} ({gap['estimate_method']})")
     )
     cells = [str(gap["resource"]), str(gap["entity"]) or ORGANIZATION_ROW,
              period_label(gap["month"], str(gap["cadence"])),

@@ -54,7 +54,7 @@ def records_view(rules: Sequence[StoredRule]) -> str:
     branches = [
         f"""SELECT r.organization_id, r.resource, r.remote_id, r.source_key, r.co2e_kg,
             {_text(rule.entity_resource)} AS entity_resource,
-            CAST(({rule.entity_key or 'NULL'}) AS VARCHAR) AS entity_id,
+            CAST(({rule.entity_key or "NULL"}) AS VARCHAR) AS entity_id,
             least(coalesce(TRY_CAST(({rule.first_day}) AS DATE), r.activity_date),
                   r.activity_date) AS covers_from,
             r.activity_date AS covers_until

@@ -13,8 +13,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Protocol
 
-from emissions_etl.client.json_types import JsonObject
 from emissions_etl.errors import IngestJobError
+from emissions_etl.json_values import JsonObject
 from emissions_etl.webhooks.notices import Notify, job_outcome
 from emissions_etl.webhooks.verification import INGEST_JOB_FINISHED, VerifiedEvent
 

@@ -17,8 +17,8 @@ from typing import Protocol
 
 from pydantic import SecretStr
 
-from emissions_etl.client.json_types import JsonObject
 from emissions_etl.errors import ConfigurationError, PermissionDeniedError, ValidationFailedError
+from emissions_etl.json_values import JsonObject
 from emissions_etl.webhooks.secret_store import SecretStore
 from emissions_etl.webhooks.verification import INGEST_JOB_FINISHED
 

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from emissions_etl.client.json_types import JsonObject
 from emissions_etl.errors import ConfigurationError
+from emissions_etl.json_values import JsonObject
 from emissions_etl.scrubbing import keep_secret
 
 logger = logging.getLogger("emissions_etl.webhooks")

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pydantic import SecretStr
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from emissions_etl.client.json_types import JsonValue
 from emissions_etl.errors import ConfigurationError
+from emissions_etl.json_values import JsonValue
 
 #: The one subscribable event type (interface: Events); ``webhook.test`` is only acknowledged.
 INGEST_JOB_FINISHED = "ingest_job.finished"

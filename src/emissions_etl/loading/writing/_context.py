@@ -15,7 +15,8 @@ from typing import Protocol
 
 import pandas as pd
 
-from emissions_etl.client.json_types import JsonObject, JsonValue, QueryParams
+from emissions_etl.client.json_types import QueryParams
+from emissions_etl.json_values import JsonObject, JsonValue
 from emissions_etl.loading.ports import LoadWarehouse
 from emissions_etl.loading.stages import StageClock
 from emissions_etl.resources import ResourceSpec

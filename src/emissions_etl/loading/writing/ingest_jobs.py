@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 import orjson
 import pandas as pd
 
-from emissions_etl.client.json_types import JsonObject, json_object
+from emissions_etl.client.json_types import json_object
 from emissions_etl.errors import ValidationFailedError
+from emissions_etl.json_values import JsonObject
 from emissions_etl.loading.idempotency import canonical_json, idempotency_key, idempotency_key_of
 from emissions_etl.loading.readback import READ_THREADS, remote_frame, settle
 from emissions_etl.loading.writing._context import ChangePlan, WriteContext

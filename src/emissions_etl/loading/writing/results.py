@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from emissions_etl.client.json_types import JsonObject
+from emissions_etl.json_values import JsonObject
 from emissions_etl.loading.writing._context import WriteContext
 
 

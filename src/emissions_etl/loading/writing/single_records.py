@@ -19,8 +19,9 @@ from typing import Any
 
 import pandas as pd
 
-from emissions_etl.client.json_types import JsonObject, json_object
+from emissions_etl.client.json_types import json_object
 from emissions_etl.errors import ApiStatusError, NotFoundError
+from emissions_etl.json_values import JsonObject
 from emissions_etl.loading.readback import fill_path, remote_frame, settle
 from emissions_etl.loading.writing._context import ChangePlan, WriteContext
 from emissions_etl.loading.writing.chunks import iter_chunks
