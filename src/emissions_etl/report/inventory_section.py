@@ -8,7 +8,6 @@ escaped by the templates (the hints' prose is in ``templates/hints.html.j2``).
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from typing import Any
 
 import pandas as pd
 from markupsafe import Markup
@@ -124,7 +123,7 @@ def esrs_table(
     return data_table("inventory", headers, rows, numeric_from=1, numeric_to=len(headers) - 1)
 
 
-def _estimated_cells(line: Mapping[Hashable, Any]) -> list[str]:
+def _estimated_cells(line: Mapping[Hashable, object]) -> list[str]:
     tonnes, share = estimated_cells(line["estimated_kg"], line["co2e_kg"])
     return [numbers.decimal(tonnes, 1), numbers.decimal(share, 1)]
 
@@ -172,7 +171,7 @@ def _estimates_table(restatement: Restatement) -> Markup:
     return data_table("restated-estimates", headers, rows, numeric_from=4, numeric_to=6)
 
 
-def _changed_cells(record: Mapping[Hashable, Any]) -> list[Cell]:
+def _changed_cells(record: Mapping[Hashable, object]) -> list[Cell]:
     """A changed record's cells: how, its line (as filed, for a removed one), its figures and
     its row."""
     line = record["line when filed"] if record["change"] == "removed" else record["line"]
@@ -210,7 +209,7 @@ def quality_table(quality: pd.DataFrame) -> Markup:
     return data_table("inventory-quality", headers, rows, numeric_from=2, numeric_to=6)
 
 
-def line_label(row: Mapping[Hashable, Any]) -> str:
+def line_label(row: Mapping[Hashable, object]) -> str:
     """``Scope 1``, ``Scope 3 · 5 Waste generated in operations``, or why there is no line."""
     scope, category = row["scope"], row["category"]
     if numbers.is_missing(scope):

@@ -1,14 +1,19 @@
 """Numbers, dates and times as the report prints them: thousands separators, fixed decimals, UTC.
 
-Missing values (None, NaN, NaT) print as an en dash, never as "nan" or "None".
+Missing values (None, NaN, NaT) print as an en dash, never as "nan" or "None". The formatters
+take a cell as pandas gives it (a frame's element, an ``itertuples`` field, a ``to_dict``
+value: Python's scalars, numpy's, pandas' Timestamp and NA), so each takes an ``object`` and
+decides how to print it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
-from typing import Any
+from decimal import Decimal
+from typing import SupportsFloat, SupportsIndex, SupportsInt
 
+import numpy as np
 import pandas as pd
 
 MISSING = "\u2013"
@@ -16,51 +21,75 @@ MISSING = "\u2013"
 TONNES_FROM_KG = 10_000.0
 
 
-def is_missing(value: Any) -> bool:
-    """None, NaN, NaT and pandas' NA."""
-    if value is None:
+def is_missing(value: object) -> bool:
+    """None, NaN, NaT and pandas' NA (the scalars ``pd.isna`` reads as missing)."""
+    if value is None or value is pd.NA or value is pd.NaT:
         return True
-    try:
-        return bool(pd.isna(value))
-    except (TypeError, ValueError):
-        return False
+    if isinstance(
+        value, float | complex | np.floating | np.complexfloating | np.datetime64 | np.timedelta64
+    ):
+        return bool(pd.isna(value))  # a NaN, or numpy's NaT
+    return isinstance(value, Decimal) and value.is_nan()
 
 
-def kg(value: Any, decimals: int = 1) -> str:
+def kg(value: object, decimals: int = 1) -> str:
     """``1,234.5 kg``."""
-    return MISSING if is_missing(value) else f"{float(value):,.{decimals}f} kg"
+    return MISSING if is_missing(value) else f"{_float(value):,.{decimals}f} kg"
 
 
-def tonnes(value_kg: Any, decimals: int = 2) -> str:
+def tonnes(value_kg: object, decimals: int = 2) -> str:
     """``1.23 t`` from a value in kg."""
-    return MISSING if is_missing(value_kg) else f"{float(value_kg) / 1000:,.{decimals}f} t"
+    return MISSING if is_missing(value_kg) else f"{_float(value_kg) / 1000:,.{decimals}f} t"
 
 
-def count(value: Any) -> str:
+def count(value: object) -> str:
     """``12,345``."""
-    return MISSING if is_missing(value) else f"{int(value):,}"
+    return MISSING if is_missing(value) else f"{_int(value):,}"
 
 
-def decimal(value: Any, decimals: int = 1) -> str:
+def decimal(value: object, decimals: int = 1) -> str:
     """``1,234.5`` (no unit)."""
-    if is_missing(value) or math.isinf(float(value)):
+    if is_missing(value) or math.isinf(number := _float(value)):
         return MISSING
-    return f"{float(value):,.{decimals}f}"
+    return f"{number:,.{decimals}f}"
 
 
-def day(value: Any) -> str:
+def day(value: object) -> str:
     """``2026-03-31``."""
-    return MISSING if is_missing(value) else pd.Timestamp(value).strftime("%Y-%m-%d")
+    return MISSING if is_missing(value) else timestamp(value).strftime("%Y-%m-%d")
 
 
-def instant(value: Any, *, zone: bool = True) -> str:
+def instant(value: object, *, zone: bool = True) -> str:
     """``2026-03-31 14:05 UTC`` (warehouse timestamps are read in UTC); without ``zone``, no
     ``UTC`` (for a column whose header says it)."""
     if is_missing(value):
         return MISSING
-    stamp = pd.Timestamp(value)
+    stamp = timestamp(value)
     stamp = stamp.tz_localize("UTC") if stamp.tzinfo is None else stamp.tz_convert("UTC")
     return stamp.strftime("%Y-%m-%d %H:%M UTC" if zone else "%Y-%m-%d %H:%M")
+
+
+def timestamp(value: object) -> pd.Timestamp:
+    """A cell that is not missing as pandas' Timestamp: a Timestamp, datetime or date, numpy's
+    datetime64, text, or nanoseconds since the epoch."""
+    if isinstance(value, str | dt.date | np.datetime64 | int | float | np.integer):
+        return pd.Timestamp(value)
+    raise TypeError(f"not a time: {value!r}")
+
+
+def _float(value: object) -> float:
+    """A number of any kind (numpy's, a Decimal) or its text, as a float."""
+    # The usual kinds first: the protocols' checks are slower.
+    if isinstance(value, float | int | np.number | str | SupportsFloat | SupportsIndex):
+        return float(value)
+    raise TypeError(f"not a number: {value!r}")
+
+
+def _int(value: object) -> int:
+    """A number of any kind (numpy's, a Decimal, a whole float) or its text, as an int."""
+    if isinstance(value, int | float | np.number | str | SupportsInt | SupportsIndex):
+        return int(value)
+    raise TypeError(f"not a number: {value!r}")
 
 
 def now_utc() -> dt.datetime:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any
 
 import pandas as pd
 from markupsafe import Markup
@@ -35,12 +34,12 @@ class Row:
     edge: str = ""
 
 
-def text(value: Any) -> str:
+def text(value: object) -> str:
     """A data value as text (the templates escape it), missing as a dash."""
     return numbers.MISSING if numbers.is_missing(value) else str(value)
 
 
-def file_cell(path: Any) -> Cell:
+def file_cell(path: object) -> Cell:
     """The file name, with the path as written in a tooltip."""
     if numbers.is_missing(path):
         return numbers.MISSING
@@ -48,7 +47,7 @@ def file_cell(path: Any) -> Cell:
     return blocks.titled(name, str(path))
 
 
-def long_text_cell(value: Any) -> Cell:
+def long_text_cell(value: object) -> Cell:
     """Text cut to MAX_CELL_CHARS, the whole of it in a tooltip."""
     if numbers.is_missing(value):
         return numbers.MISSING
@@ -58,14 +57,14 @@ def long_text_cell(value: Any) -> Cell:
     return blocks.titled(whole[: MAX_CELL_CHARS - 1] + "\u2026", whole)
 
 
-def resource_cell(resource: Any) -> Cell:
+def resource_cell(resource: object) -> Cell:
     """The resource's name after a dot of its chart colour."""
     if numbers.is_missing(resource):
         return numbers.MISSING
     return blocks.resource(resource_label(str(resource)), resource_colour(str(resource)))
 
 
-def outcome_badge(outcome: Any, count: int | None = None) -> Markup:
+def outcome_badge(outcome: object, count: int | None = None) -> Markup:
     """A run outcome as a coloured badge (``dry_run`` reads ``dry run``)."""
     name = "unknown" if numbers.is_missing(outcome) else str(outcome)
     prefix = f"{count:,} " if count is not None else ""

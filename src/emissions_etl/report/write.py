@@ -6,9 +6,6 @@ import datetime as dt
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
 
 from emissions_etl.coverage import CoverageRequest
 from emissions_etl.errors import SourceNotFoundError
@@ -118,5 +115,5 @@ def _write_atomically(out: Path, content: bytes) -> None:
         partial.unlink(missing_ok=True)
 
 
-def _date(value: Any) -> dt.date | None:
-    return None if numbers.is_missing(value) else pd.Timestamp(value).date()
+def _date(value: object) -> dt.date | None:
+    return None if numbers.is_missing(value) else numbers.timestamp(value).date()
