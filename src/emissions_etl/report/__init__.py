@@ -14,7 +14,7 @@ command line.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from emissions_etl.report.write import ReportSummary, write_report
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["ReportSummary", "write_report"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in __all__:
         from emissions_etl.report import write
 

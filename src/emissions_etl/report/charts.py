@@ -14,7 +14,6 @@ import html
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -28,11 +27,12 @@ from emissions_etl.report.colours import (
     resource_label,
     resource_order,
 )
+from emissions_etl.report.numbers import is_missing
 from emissions_etl.report.templating import blocks
 
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 #: Shown on every chart: no plotly logo; the PNG download works offline.
-CONFIG: dict[str, Any] = {
+CONFIG: dict[str, object] = {
     "displaylogo": False,
     "responsive": True,
     "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
@@ -46,7 +46,7 @@ LEGEND_ROW_HEIGHT = 22
 _LEGEND_IN_COLUMNS = {"entrywidth": 1 / LEGEND_COLUMNS, "entrywidthmode": "fraction"}
 
 
-def plot_text(value: Any) -> str:
+def plot_text(value: object) -> str:
     """A data value as plotly.js label text: ``<``, ``>`` and ``&`` as entities."""
     return html.escape(str(value), quote=False)
 
@@ -213,19 +213,20 @@ def _fragment(figure: go.Figure, div_id: str) -> Markup:
 @dataclass(frozen=True)
 class Chart:
     """A figure as the page draws it: its div, its height (px) and what ``Plotly.newPlot`` is
-    given (the templates write them with ``|tojson``)."""
+    given (the templates write them with ``|tojson``: plotly's own encoder, ``templating``).
+    ``data`` and ``layout`` are the figure's ``to_dict()``, whose values only plotly reads."""
 
     div_id: str
     height: int
-    data: list[dict[str, Any]]
-    layout: dict[str, Any]
-    config: dict[str, Any]
+    data: list[dict[str, object]]
+    layout: dict[str, object]
+    config: dict[str, object]
 
 
 @functools.cache
-def _white_template() -> dict[str, Any]:
+def _white_template() -> dict[str, object]:
     """plotly's ``plotly_white`` template, as the dict a figure's layout carries it."""
-    template: dict[str, Any] = pio.templates["plotly_white"].to_plotly_json()
+    template: dict[str, object] = pio.templates["plotly_white"].to_plotly_json()
     return template
 
 
@@ -247,8 +248,8 @@ def _facility_label(row: pd.Series) -> str:
     return plot_text(row["facility"]) if pd.notna(row["facility"]) else NO_FACILITY
 
 
-def _key(source_file: Any) -> str:
-    return "" if pd.isna(source_file) else str(source_file)
+def _key(source_file: object) -> str:
+    return "" if is_missing(source_file) else str(source_file)
 
 
 def _short_names(source_files: pd.Series) -> dict[str, str]:

@@ -11,14 +11,16 @@ each returns ``Markup``: HTML that is not escaped again, where a plain ``str`` a
 from __future__ import annotations
 
 import functools
-from typing import Any, Protocol
+from typing import Protocol
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 
 class Macro(Protocol):
-    def __call__(self, *args: Any, **kwargs: Any) -> Markup: ...
+    """A template's macro: it takes any values (the template escapes or formats each)."""
+
+    def __call__(self, *args: object, **kwargs: object) -> Markup: ...
 
 
 @functools.cache
@@ -38,15 +40,16 @@ def environment() -> Environment:
     return env
 
 
-def _plotly_json(value: Any, **_: Any) -> str:
+def _plotly_json(value: object, **_: object) -> str:
     from plotly.io.json import to_json_plotly
 
     encoded: str = to_json_plotly(value)
     return encoded
 
 
-def render(template: str, **context: Any) -> str:
-    """The whole of ``template`` rendered with ``context``."""
+def render(template: str, **context: object) -> str:
+    """The whole of ``template`` rendered with ``context`` (the values its template reads, only
+    handed to Jinja2 here)."""
     return environment().get_template(template).render(**context)
 
 
