@@ -4,14 +4,21 @@ by its as-of date), or why it shows none."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TypedDict
 
-from emissions_etl.coverage import CoverageRequest, last_ended_year, read_coverage, today
+from emissions_etl.coverage import Coverage, CoverageRequest, last_ended_year, read_coverage, today
 from emissions_etl.errors import ConfigurationError, InputError
 from emissions_etl.warehouse import Warehouse
 
 
-def coverage_data(warehouse: Warehouse, request: CoverageRequest) -> dict[str, Any]:
+class CoverageData(TypedDict, total=False):
+    """The report data's coverage fields (``ReportData``'s of the same names) a page has."""
+
+    coverage: Coverage | None
+    coverage_note: str
+
+
+def coverage_data(warehouse: Warehouse, request: CoverageRequest) -> CoverageData:
     """The coverage ``request`` asks for (its year, else the last ended month's), one
     organization's: with several and none named, the page says why it has none."""
     as_of = request.as_of or today()

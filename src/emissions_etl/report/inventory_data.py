@@ -4,10 +4,17 @@ filed inventory to restate against), or why it shows none."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from emissions_etl.errors import ConfigurationError, InputError
-from emissions_etl.inventory import Estimates, filed_inventory, read_inventory, restate_against
+from emissions_etl.inventory import (
+    Estimates,
+    Inventory,
+    Restatement,
+    filed_inventory,
+    read_inventory,
+    restate_against,
+)
 from emissions_etl.warehouse import DEFAULT_APPROACH, Warehouse
 
 
@@ -24,7 +31,15 @@ class InventoryRequest:
     estimates: Estimates | None = None
 
 
-def inventory_data(warehouse: Warehouse, request: InventoryRequest) -> dict[str, Any]:
+class InventoryData(TypedDict, total=False):
+    """The report data's inventory fields (``ReportData``'s of the same names) a page has."""
+
+    inventory: Inventory | None
+    inventory_note: str
+    restatement: Restatement | None
+
+
+def inventory_data(warehouse: Warehouse, request: InventoryRequest) -> InventoryData:
     """The inventory and its restatement, or why the page shows none (one organization's: the
     report has no organization to pick among several). A filed inventory it is asked to restate
     against must be there (a ConfigurationError, or WarehouseError, otherwise)."""

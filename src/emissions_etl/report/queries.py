@@ -10,7 +10,6 @@ handful of rows a chart or table needs comes back as a frame. Read-only, through
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 
@@ -266,7 +265,7 @@ def read_report_data(
     aggregates_known = int(warehouse.query(HAS_IS_AGGREGATE)["n"].iloc[0]) > 0
     activity = ACTIVITY if aggregates_known else ACTIVITY_BEFORE_AGGREGATES
 
-    def records(sql: str, params: list[Any] | None = None) -> pd.DataFrame:
+    def records(sql: str, params: list[int] | None = None) -> pd.DataFrame:
         return warehouse.query(sql.replace("{activity}", activity), params or [])
 
     return ReportData(
