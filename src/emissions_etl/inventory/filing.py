@@ -14,15 +14,16 @@ import datetime as dt
 import json
 import uuid
 from dataclasses import replace
-from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from emissions_etl.errors import ConfigurationError, InputError, WarehouseError
 from emissions_etl.inventory.estimates import Estimates, filed_estimates
 from emissions_etl.inventory.filed import FILED_LINE_COLUMNS, FiledInventory
 from emissions_etl.inventory.reading import Inventory, read_inventory
-from emissions_etl.warehouse import DEFAULT_APPROACH, FILED_COLUMNS, Freeze, Warehouse
+from emissions_etl.json_values import JsonObject, JsonValue
+from emissions_etl.warehouse import DEFAULT_APPROACH, FILED_COLUMNS, FiledRow, Freeze, Warehouse
 
 #: Whether the warehouse has filed inventories at all (written by a version that files them).
 FILED_TABLE = """
@@ -179,9 +180,9 @@ def _filed(
     )
 
 
-def _row(filed: FiledInventory) -> dict[str, Any]:
+def _row(filed: FiledInventory) -> FiledRow:
     """``filed`` as a ``filed_inventories`` row."""
-    row = {
+    row: FiledRow = {
         "filed_id": filed.filed_id,
         "organization_id": filed.organization,
         "reporting_year": filed.year,
@@ -200,7 +201,7 @@ def _row(filed: FiledInventory) -> dict[str, Any]:
     return row
 
 
-def _line_records(lines: pd.DataFrame) -> list[dict[str, Any]]:
+def _line_records(lines: pd.DataFrame) -> list[JsonObject]:
     """Lines as plain JSON values (None for a missing figure), as they are filed."""
     return [
         {name: _plain(line[name]) for name in FILED_LINE_COLUMNS}
@@ -208,15 +209,29 @@ def _line_records(lines: pd.DataFrame) -> list[dict[str, Any]]:
     ]
 
 
-def _plain(value: Any) -> Any:
-    if value is None or value is pd.NA or (isinstance(value, float) and pd.isna(value)):
+def _plain(value: object) -> JsonValue:
+    """A line's cell as a JSON value: numpy's scalars as Python's, None for a missing one."""
+    if _missing(value):
         return None
-    return value.item() if hasattr(value, "item") else value
+    plain = value.item() if isinstance(value, np.generic) else value
+    if isinstance(plain, str | int | float):  # a bool is an int
+        return plain
+    raise TypeError(f"a filed line holds {plain!r}, not a JSON value")
 
 
-def _day(value: Any) -> dt.date | None:
-    return None if value is None or pd.isna(value) else pd.Timestamp(value).date()
+def _missing(value: object) -> bool:
+    return value is None or value is pd.NA or (isinstance(value, float) and bool(pd.isna(value)))
 
 
-def _text(value: Any) -> str | None:
-    return None if _plain(value) is None else str(value)
+def _day(value: object) -> dt.date | None:
+    """A DATE cell as a date: None for a null, or for a column an older warehouse has not."""
+    if _missing(value) or value is pd.NaT:
+        return None
+    if isinstance(value, dt.date | str | np.datetime64):
+        stamp = pd.Timestamp(value)
+        return None if pd.isna(stamp) else stamp.date()  # numpy's NaT
+    raise TypeError(f"not a date: {value!r}")
+
+
+def _text(value: object) -> str | None:
+    return None if _missing(value) else str(value)

@@ -30,6 +30,7 @@ from emissions_etl.warehouse._filed import (
     FILED_COLUMNS,
     FILED_INVENTORIES,
     INVENTORY_RECORD_COLUMNS,
+    FiledRow,
     Freeze,
     inventory_records_sql,
 )
@@ -65,6 +66,7 @@ __all__ = [
     "DEFAULT_APPROACH",
     "EVIDENCE_COLUMNS",
     "FILED_COLUMNS",
+    "FiledRow",
     "Freeze",
     "INVENTORY_RECORD_COLUMNS",
     "FILED_INVENTORIES",

@@ -10,14 +10,16 @@ each, the data set, run and landing of its row and the SHA-256 of the file that 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 import duckdb
 import pandas as pd
 
+from emissions_etl.json_values import JsonObject
 from emissions_etl.warehouse._delete_insert import staged, transaction
 from emissions_etl.warehouse._inventory import OWNER_COLUMNS, RECORD_COLUMNS, check_approach
 
@@ -42,6 +44,25 @@ FILED_INVENTORIES = "filed_inventories"
 FILED_COLUMNS = ("filed_id", "organization_id", "reporting_year", "base_year",
                  "consolidation_approach", "filed_at", "filed_by", "note", "total_co2e_kg",
                  "records", "lines", "snapshot_id", "estimates_as_of")  # fmt: skip
+
+
+class FiledRow(TypedDict):
+    """A ``filed_inventories`` row (``FILED_COLUMNS``) as ``record_filed`` inserts it."""
+
+    filed_id: str
+    organization_id: str | None
+    reporting_year: int
+    base_year: int | None
+    consolidation_approach: str
+    filed_at: dt.datetime
+    filed_by: str
+    note: str | None
+    total_co2e_kg: float | None
+    records: int
+    #: The ESRS E1-6 lines as filed, each as plain JSON values (stored as JSON text).
+    lines: list[JsonObject]
+    snapshot_id: int | None
+    estimates_as_of: dt.date | None
 
 
 @dataclass(frozen=True)
@@ -93,13 +114,13 @@ def filed_snapshots(con: duckdb.DuckDBPyConnection, catalog: str) -> set[int]:
 
 def record_filed(
     con: duckdb.DuckDBPyConnection,
-    filed: Mapping[str, Any],
+    filed: FiledRow,
     freeze: Freeze | None,
     estimates: pd.DataFrame | None = None,
 ) -> None:
-    """Insert the ``filed_inventories`` row ``filed`` (``FILED_COLUMNS``; ``lines`` a list of
-    dicts), with ``freeze`` the copy of its records, and the ``estimates`` it counted
-    (``ESTIMATE_COLUMNS``), in one transaction."""
+    """Insert the ``filed_inventories`` row ``filed`` (``lines`` written as JSON), with
+    ``freeze`` the copy of its records, and the ``estimates`` it counted (``ESTIMATE_COLUMNS``),
+    in one transaction."""
     values = {**filed, "lines": json.dumps(filed["lines"], sort_keys=True)}
     columns = ", ".join(FILED_COLUMNS)
     marks = ", ".join("?" for _ in FILED_COLUMNS)

@@ -10,7 +10,7 @@ PostgreSQL keeps (``_catalog_turn``), so two loads of it never both create a rec
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ from emissions_etl.warehouse._connection import (
 from emissions_etl.warehouse._coverage import compose as compose_coverage
 from emissions_etl.warehouse._dry_run import DryRunParts
 from emissions_etl.warehouse._file_upkeep import maintain_file, wal_bytes
-from emissions_etl.warehouse._filed import Freeze, current_snapshot, record_filed
+from emissions_etl.warehouse._filed import FiledRow, Freeze, current_snapshot, record_filed
 from emissions_etl.warehouse._inventory import compose as compose_inventory
 from emissions_etl.warehouse._lake_upkeep import maintain_lake
 from emissions_etl.warehouse._lock import Say, WriterLock
@@ -262,7 +262,7 @@ class Warehouse:
 
     def record_filed_inventory(
         self,
-        filed: Mapping[str, Any],
+        filed: FiledRow,
         freeze: Freeze | None,
         estimates: pd.DataFrame | None = None,
     ) -> None:
