@@ -21,13 +21,7 @@ from emissions_etl.cli.file_arguments import ANYWHERE
 from emissions_etl.cli.options_object import options_command
 from emissions_etl.cli.organization_options import InventoryOrganizationOption, OrganizationsOption
 from emissions_etl.cli.quick_exit import fail_now, one_line
-from emissions_etl.cli.warehouse_options import (
-    WarehouseDataOption,
-    WarehouseMemoryOption,
-    WarehouseOption,
-    WarehouseTempOption,
-    WarehouseThreadsOption,
-)
+from emissions_etl.cli.warehouse_options import WarehouseOptions
 
 if TYPE_CHECKING:
     from emissions_etl.coverage import Coverage, CoverageRequest
@@ -65,11 +59,7 @@ class CoverageCommand:
     organization: InventoryOrganizationOption = None
     organizations: OrganizationsOption = None
     out: CoverageOutOption = None
-    warehouse: WarehouseOption = None
-    warehouse_data: WarehouseDataOption = None
-    warehouse_memory: WarehouseMemoryOption = None
-    warehouse_temp: WarehouseTempOption = None
-    warehouse_threads: WarehouseThreadsOption = None
+    warehouse: WarehouseOptions = WarehouseOptions()
 
     def request(self) -> CoverageRequest:
         """What to read: the year, the day it is read as of, the due day, the organization
@@ -87,10 +77,7 @@ class CoverageCommand:
 
     def source(self) -> Warehouse:
         """The warehouse the options or the EMISSIONS_* settings name."""
-        from emissions_etl.cli.inventory_command import warehouse_at
-
-        return warehouse_at(self.warehouse, self.warehouse_data, self.warehouse_memory,
-                            self.warehouse_temp, self.warehouse_threads)  # fmt: skip
+        return self.warehouse.existing()
 
 
 @options_command(CoverageCommand)

@@ -21,13 +21,7 @@ from emissions_etl.cli.inventory_command import BaseYearOption, base_year_of, re
 from emissions_etl.cli.options_object import options_command
 from emissions_etl.cli.organization_options import InventoryOrganizationOption, OrganizationsOption
 from emissions_etl.cli.quick_exit import fail_now, one_line
-from emissions_etl.cli.warehouse_options import (
-    WarehouseDataOption,
-    WarehouseMemoryOption,
-    WarehouseOption,
-    WarehouseTempOption,
-    WarehouseThreadsOption,
-)
+from emissions_etl.cli.warehouse_options import WarehouseOptions
 
 if TYPE_CHECKING:
     from emissions_etl.inventory import FiledInventory
@@ -57,11 +51,7 @@ class FileInventoryCommand:
     organizations: OrganizationsOption = None
     note: NoteOption = None
     by: ByOption = None
-    warehouse: WarehouseOption = None
-    warehouse_data: WarehouseDataOption = None
-    warehouse_memory: WarehouseMemoryOption = None
-    warehouse_temp: WarehouseTempOption = None
-    warehouse_threads: WarehouseThreadsOption = None
+    warehouse: WarehouseOptions = WarehouseOptions()
     consolidation: ConsolidationOption = None
     with_estimates: WithEstimatesOption = False
 
@@ -90,15 +80,13 @@ def _filed(command: FileInventoryCommand) -> tuple[FiledInventory, int | None]:
     """The inventory ``command`` names, filed; and, without a lake's snapshot to reproduce it,
     the number of records frozen with it."""
     from emissions_etl.cli.consolidation_option import consolidation_approach
-    from emissions_etl.cli.inventory_command import warehouse_at
     from emissions_etl.cli.organization_options import organization_id
     from emissions_etl.inventory import Estimates, file_inventory
 
     reporting_year = reading_year(command.year)
     assert reporting_year is not None
     approach = consolidation_approach(command.consolidation)  # before the settings: names it
-    source = warehouse_at(command.warehouse, command.warehouse_data, command.warehouse_memory,
-                          command.warehouse_temp, command.warehouse_threads)  # fmt: skip
+    source = command.warehouse.existing()
     filed, _ = file_inventory(
         source, year=reporting_year,
         base_year=base_year_of(command.ctx, command.base_year, command.year),

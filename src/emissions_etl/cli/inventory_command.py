@@ -22,14 +22,7 @@ from emissions_etl.cli.file_arguments import ANYWHERE
 from emissions_etl.cli.options_object import options_command
 from emissions_etl.cli.organization_options import InventoryOrganizationOption, OrganizationsOption
 from emissions_etl.cli.quick_exit import fail_now, one_line
-from emissions_etl.cli.warehouse_options import (
-    WarehouseDataOption,
-    WarehouseMemoryOption,
-    WarehouseOption,
-    WarehouseTempOption,
-    WarehouseThreadsOption,
-    warehouse_settings,
-)
+from emissions_etl.cli.warehouse_options import WarehouseOptions
 
 if TYPE_CHECKING:
     from emissions_etl.inventory import Evidence, Inventory, Restatement
@@ -124,11 +117,7 @@ class InventoryCommand:
     evidence: EvidenceOption = None
     sample: SampleOption = None
     seed: SeedOption = None
-    warehouse: WarehouseOption = None
-    warehouse_data: WarehouseDataOption = None
-    warehouse_memory: WarehouseMemoryOption = None
-    warehouse_temp: WarehouseTempOption = None
-    warehouse_threads: WarehouseThreadsOption = None
+    warehouse: WarehouseOptions = WarehouseOptions()
     consolidation: ConsolidationOption = None
     with_estimates: WithEstimatesOption = False
 
@@ -187,8 +176,7 @@ def _written(command: InventoryCommand) -> list[str]:
 
     out_at, evidence_at = command.targets()
     approach = consolidation_approach(command.consolidation)  # before the settings: names it
-    source = warehouse_at(command.warehouse, command.warehouse_data, command.warehouse_memory,
-                          command.warehouse_temp, command.warehouse_threads)  # fmt: skip
+    source = command.warehouse.existing()
     inventory, restatement = _inventories(
         source, year=reading_year(command.year),
         base_year=base_year_of(command.ctx, command.base_year, command.year),
@@ -223,26 +211,6 @@ def _restated(restatement: Restatement, out_at: AnyPath | None) -> list[str]:
         said.append(f"{changes_path(out_at)}: the records changed since it was filed")
         said += _estimates_beside(restatement, out_at)
     return said
-
-
-def warehouse_at(
-    warehouse: str | None,
-    warehouse_data: str | None,
-    warehouse_memory: str | None = None,
-    warehouse_temp: str | None = None,
-    warehouse_threads: int | None = None,
-) -> Warehouse:
-    """The warehouse the options or the EMISSIONS_* settings name; InputError if none is there."""
-    from emissions_etl.errors import InputError
-    from emissions_etl.settings import Settings
-
-    given = warehouse_settings(
-        warehouse, warehouse_data, warehouse_memory, warehouse_temp, warehouse_threads
-    )
-    source = Settings(**given).open_warehouse()
-    if not source.target.exists:
-        raise InputError(str(source.target), "no warehouse here")
-    return source
 
 
 def _inventories(

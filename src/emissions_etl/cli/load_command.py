@@ -34,14 +34,7 @@ from emissions_etl.cli.table_options import (
     planned_tables,
 )
 from emissions_etl.cli.terminal import fail
-from emissions_etl.cli.warehouse_options import (
-    WarehouseDataOption,
-    WarehouseMemoryOption,
-    WarehouseOption,
-    WarehouseTempOption,
-    WarehouseThreadsOption,
-    warehouse_settings,
-)
+from emissions_etl.cli.warehouse_options import WarehouseOptions
 from emissions_etl.cli.webhook_options import (
     WebhookFallbackOption,
     WebhookListenOption,
@@ -90,11 +83,7 @@ class LoadCommand:
     strict: StrictOption = False
     dry_run: DryRunOption = False
     rejects: RejectsOption = None
-    warehouse: WarehouseOption = None
-    warehouse_data: WarehouseDataOption = None
-    warehouse_memory: WarehouseMemoryOption = None
-    warehouse_temp: WarehouseTempOption = None
-    warehouse_threads: WarehouseThreadsOption = None
+    warehouse: WarehouseOptions = WarehouseOptions()
     profile: ProfileOption = None
     sector_map: SectorMapOption = None
     default_country: DefaultCountryOption = None
@@ -123,12 +112,11 @@ class LoadCommand:
         from emissions_etl.settings import Settings
 
         given = {
-            **warehouse_settings(self.warehouse, self.warehouse_data, self.warehouse_memory,
-                                 self.warehouse_temp, self.warehouse_threads),
+            **self.warehouse.given(),
             "limits_file": self.limits_file,
             "shared_limits": self.shared_limits.value if self.shared_limits else None,
             "organizations": self.organizations,
-        }  # fmt: skip
+        }
         settings = Settings(**{name: value for name, value in given.items() if value is not None})
         return settings_of(self.organization, settings) if self.organization else settings
 

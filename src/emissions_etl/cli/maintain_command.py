@@ -12,14 +12,7 @@ import typer
 from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
 from emissions_etl.cli.options_object import options_command
 from emissions_etl.cli.quick_exit import fail_now, one_line
-from emissions_etl.cli.warehouse_options import (
-    WarehouseDataOption,
-    WarehouseMemoryOption,
-    WarehouseOption,
-    WarehouseTempOption,
-    WarehouseThreadsOption,
-    warehouse_settings,
-)
+from emissions_etl.cli.warehouse_options import WarehouseOptions
 
 if TYPE_CHECKING:
     from emissions_etl.settings import Settings
@@ -45,20 +38,13 @@ class MaintainCommand:
     """What ``emissions-etl maintain-warehouse`` was given, in the order ``--help`` lists it."""
 
     retention: RetentionOption = None
-    warehouse: WarehouseOption = None
-    warehouse_data: WarehouseDataOption = None
-    warehouse_memory: WarehouseMemoryOption = None
-    warehouse_temp: WarehouseTempOption = None
-    warehouse_threads: WarehouseThreadsOption = None
+    warehouse: WarehouseOptions = WarehouseOptions()
 
     def settings(self) -> Settings:
         """The settings: these options over the EMISSIONS_* environment."""
         from emissions_etl.settings import Settings
 
-        given: dict[str, object] = {
-            **warehouse_settings(self.warehouse, self.warehouse_data, self.warehouse_memory,
-                                 self.warehouse_temp, self.warehouse_threads)
-        }  # fmt: skip
+        given: dict[str, object] = {**self.warehouse.given()}
         if self.retention is not None:
             given["warehouse_retention_days"] = self.retention
         return Settings(**given)

@@ -11,14 +11,7 @@ from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
 from emissions_etl.cli.limit_options import LimitsFileOption, SharedLimitsOption
 from emissions_etl.cli.options_object import options_command
 from emissions_etl.cli.terminal import fail, out
-from emissions_etl.cli.warehouse_options import (
-    WarehouseDataOption,
-    WarehouseMemoryOption,
-    WarehouseOption,
-    WarehouseTempOption,
-    WarehouseThreadsOption,
-    warehouse_settings,
-)
+from emissions_etl.cli.warehouse_options import WarehouseOptions
 
 if TYPE_CHECKING:
     from emissions_etl.loading.rebuild import RebuiltResource
@@ -30,11 +23,7 @@ if TYPE_CHECKING:
 class RebuildCommand:
     """What ``emissions-etl rebuild-warehouse`` was given, in the order ``--help`` lists it."""
 
-    warehouse: WarehouseOption = None
-    warehouse_data: WarehouseDataOption = None
-    warehouse_memory: WarehouseMemoryOption = None
-    warehouse_temp: WarehouseTempOption = None
-    warehouse_threads: WarehouseThreadsOption = None
+    warehouse: WarehouseOptions = WarehouseOptions()
     limits_file: LimitsFileOption = None
     shared_limits: SharedLimitsOption = None
 
@@ -43,11 +32,10 @@ class RebuildCommand:
         from emissions_etl.settings import Settings
 
         given = {
-            **warehouse_settings(self.warehouse, self.warehouse_data, self.warehouse_memory,
-                                 self.warehouse_temp, self.warehouse_threads),
+            **self.warehouse.given(),
             "limits_file": self.limits_file,
             "shared_limits": self.shared_limits.value if self.shared_limits else None,
-        }  # fmt: skip
+        }
         return Settings(**{name: value for name, value in given.items() if value is not None})
 
 

@@ -19,14 +19,7 @@ from emissions_etl.cli.inventory_command import BaseYearOption, YearOption
 from emissions_etl.cli.options_object import options_command
 from emissions_etl.cli.organization_options import OrganizationsOption
 from emissions_etl.cli.quick_exit import fail_now, one_line
-from emissions_etl.cli.warehouse_options import (
-    WarehouseDataOption,
-    WarehouseMemoryOption,
-    WarehouseOption,
-    WarehouseTempOption,
-    WarehouseThreadsOption,
-    warehouse_settings,
-)
+from emissions_etl.cli.warehouse_options import WarehouseOptions
 
 if TYPE_CHECKING:
     from emissions_etl.report import ReportSummary
@@ -65,11 +58,7 @@ class ReportCommand:
 
     ctx: typer.Context
     out: OutOption
-    warehouse: WarehouseOption = None
-    warehouse_data: WarehouseDataOption = None
-    warehouse_memory: WarehouseMemoryOption = None
-    warehouse_temp: WarehouseTempOption = None
-    warehouse_threads: WarehouseThreadsOption = None
+    warehouse: WarehouseOptions = WarehouseOptions()
     consolidation: ConsolidationOption = None
     organization: OrganizationOption = None
     organizations: OrganizationsOption = None
@@ -114,14 +103,10 @@ def _written(command: ReportCommand) -> tuple[ReportSummary, str]:
     from emissions_etl.cli.inventory_command import base_year_of, reading_year
     from emissions_etl.cli.organization_options import organization_id
     from emissions_etl.report import write_report
-    from emissions_etl.settings import Settings
     from emissions_etl.storage import as_path, written
 
     approach = consolidation_approach(command.consolidation)
-    given = warehouse_settings(command.warehouse, command.warehouse_data,
-                               command.warehouse_memory, command.warehouse_temp,
-                               command.warehouse_threads)  # fmt: skip
-    source = Settings(**given).open_warehouse()
+    source = command.warehouse.settings().open_warehouse()
     with written(as_path(command.out)) as local:
         summary = write_report(
             source, local, consolidation=approach,

@@ -17,19 +17,11 @@ import typer
 from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
 from emissions_etl.cli.options_object import options_command
 from emissions_etl.cli.terminal import fail, out
-from emissions_etl.cli.warehouse_options import (
-    WarehouseDataOption,
-    WarehouseMemoryOption,
-    WarehouseOption,
-    WarehouseTempOption,
-    WarehouseThreadsOption,
-    warehouse_settings,
-)
+from emissions_etl.cli.warehouse_options import WarehouseOptions
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from emissions_etl.settings import Settings
 
 #: Rows the table format shows (people read a screen, not a million rows).
 TABLE_ROWS = 1_000
@@ -57,20 +49,8 @@ class SqlCommand:
     """What ``emissions-etl sql`` was given, in the order ``--help`` lists it."""
 
     query: QueryArgument
-    warehouse: WarehouseOption = None
-    warehouse_data: WarehouseDataOption = None
-    warehouse_memory: WarehouseMemoryOption = None
-    warehouse_temp: WarehouseTempOption = None
-    warehouse_threads: WarehouseThreadsOption = None
+    warehouse: WarehouseOptions = WarehouseOptions()
     output: FormatOption = OutputFormat.table
-
-    def settings(self) -> Settings:
-        """The settings: the warehouse options over the EMISSIONS_* environment."""
-        from emissions_etl.settings import Settings
-
-        return Settings(**warehouse_settings(self.warehouse, self.warehouse_data,
-                                             self.warehouse_memory, self.warehouse_temp,
-                                             self.warehouse_threads))  # fmt: skip
 
 
 @options_command(SqlCommand)
@@ -79,7 +59,7 @@ def sql_command(command: SqlCommand) -> None:
     from emissions_etl.errors import EmissionsEtlError, WarehouseMemoryError
 
     try:
-        chunks = command.settings().open_warehouse().stream(command.query)
+        chunks = command.warehouse.settings().open_warehouse().stream(command.query)
         first = next(chunks)  # the query runs here: its errors before any output
         if command.output is OutputFormat.csv:
             _print_csv(first, chunks)

@@ -1,12 +1,18 @@
 """Command-line options naming the warehouse and how DuckDB runs it (the settings
 ``warehouse``, ``warehouse_data``, ``warehouse_memory``, ``warehouse_temp`` and
-``warehouse_threads``), for every command that reads or writes it."""
+``warehouse_threads``), for every command that reads or writes it: ``WarehouseOptions``, the
+five as one group a command's options object takes, and the settings they make."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from emissions_etl.settings import Settings
+    from emissions_etl.warehouse import Warehouse
 
 WarehouseOption = Annotated[
     str | None,
@@ -63,20 +69,41 @@ WarehouseThreadsOption = Annotated[
 ]
 
 
-def warehouse_settings(
-    warehouse: str | None = None,
-    warehouse_data: str | None = None,
-    warehouse_memory: str | None = None,
-    warehouse_temp: str | None = None,
-    warehouse_threads: int | None = None,
-) -> dict[str, str | int]:
-    """The warehouse options given on the command line, as ``Settings`` fields (an option
-    not given leaves its ``EMISSIONS_*`` variable, or the default, in force)."""
-    given: dict[str, str | int | None] = {
-        "warehouse": warehouse,
-        "warehouse_data": warehouse_data,
-        "warehouse_memory": warehouse_memory,
-        "warehouse_temp": warehouse_temp,
-        "warehouse_threads": warehouse_threads,
-    }
-    return {name: value for name, value in given.items() if value is not None}
+@dataclass(frozen=True)
+class WarehouseOptions:
+    """The warehouse options of a command, as one group: a command's options object names it
+    where ``--help`` lists them (``options_object`` splices these fields there)."""
+
+    warehouse: WarehouseOption = None
+    warehouse_data: WarehouseDataOption = None
+    warehouse_memory: WarehouseMemoryOption = None
+    warehouse_temp: WarehouseTempOption = None
+    warehouse_threads: WarehouseThreadsOption = None
+
+    def given(self) -> dict[str, str | int]:
+        """The options given on the command line, as ``Settings`` fields (an option not given
+        leaves its ``EMISSIONS_*`` variable, or the default, in force)."""
+        given: dict[str, str | int | None] = {
+            "warehouse": self.warehouse,
+            "warehouse_data": self.warehouse_data,
+            "warehouse_memory": self.warehouse_memory,
+            "warehouse_temp": self.warehouse_temp,
+            "warehouse_threads": self.warehouse_threads,
+        }
+        return {name: value for name, value in given.items() if value is not None}
+
+    def settings(self) -> Settings:
+        """The settings: these options over the EMISSIONS_* environment."""
+        from emissions_etl.settings import Settings
+
+        return Settings(**self.given())
+
+    def existing(self) -> Warehouse:
+        """The warehouse these options or the EMISSIONS_* settings name; InputError if none is
+        there."""
+        from emissions_etl.errors import InputError
+
+        source = self.settings().open_warehouse()
+        if not source.target.exists:
+            raise InputError(str(source.target), "no warehouse here")
+        return source
