@@ -1,11 +1,13 @@
 """A command's options as one typed object (``cli.options_object``): a group of options (a
 dataclass field of the object) is spliced into the command line where the object names it, in
-its order, and the command receives the group made of what was given."""
+its order, and the command receives the group made of what was given; the warehouse's and the
+webhook's groups make their settings of what was given alone."""
 
 from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated
 
 import pytest
@@ -14,6 +16,7 @@ from typer.testing import CliRunner
 
 from emissions_etl.cli.options_object import options_command
 from emissions_etl.cli.warehouse_options import WarehouseOptions
+from emissions_etl.cli.webhook_options import WebhookOptions
 
 
 @dataclass(frozen=True)
@@ -92,3 +95,23 @@ def test_the_warehouse_options_given_are_settings_fields_the_others_left_out() -
     given = WarehouseOptions(warehouse="w.duckdb", warehouse_threads=2).given()
 
     assert given == {"warehouse": "w.duckdb", "warehouse_threads": 2}
+
+
+def test_the_webhook_options_not_given_leave_their_variables_in_force(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("EMISSIONS_WEBHOOK_LISTEN", "127.0.0.1:9999")
+    monkeypatch.setenv("EMISSIONS_WEBHOOK_FALLBACK_AFTER", "5")
+    given = WebhookOptions(
+        webhook_url="https://hooks.example/{port}", webhook_secret="whsec_x",
+        webhook_fallback_after=2.5,
+    )  # fmt: skip
+
+    settings = given.settings(tmp_path / "w.duckdb")
+
+    assert settings.url == "https://hooks.example/{port}"
+    assert settings.secret is not None
+    assert settings.secret.get_secret_value() == "whsec_x"
+    assert settings.fallback_after == 2.5
+    assert settings.listen == "127.0.0.1:9999"
+    assert settings.secret_path() == tmp_path / "w.duckdb.webhook-secret.json"

@@ -35,22 +35,13 @@ from emissions_etl.cli.table_options import (
 )
 from emissions_etl.cli.terminal import fail
 from emissions_etl.cli.warehouse_options import WarehouseOptions
-from emissions_etl.cli.webhook_options import (
-    WebhookFallbackOption,
-    WebhookListenOption,
-    WebhookMaxBodyOption,
-    WebhookSecretFileOption,
-    WebhookSecretOption,
-    WebhookUrlOption,
-    webhook_settings,
-)
+from emissions_etl.cli.webhook_options import WebhookOptions
 
 if TYPE_CHECKING:
     from emissions_etl.loading.file_loads import FileOutcome, Planned
     from emissions_etl.loading.options import LoadOptions
     from emissions_etl.settings import Settings
     from emissions_etl.storage import AnyPath
-    from emissions_etl.webhooks import WebhookSettings
 
 FilesArgument = Annotated[
     list[str] | None,
@@ -94,12 +85,7 @@ class LoadCommand:
     organization: OrganizationOption = None
     mirror: MirrorOption = False
     allow_mass_delete: AllowMassDeleteOption = False
-    webhook_url: WebhookUrlOption = None
-    webhook_listen: WebhookListenOption = None
-    webhook_secret: WebhookSecretOption = None
-    webhook_secret_file: WebhookSecretFileOption = None
-    webhook_fallback_after: WebhookFallbackOption = None
-    webhook_max_body_bytes: WebhookMaxBodyOption = None
+    webhooks: WebhookOptions = WebhookOptions()
     from_sql: FromSqlOption = None
     key: KeyOption = None
     attach: AttachOption = None
@@ -130,19 +116,6 @@ class LoadCommand:
             allow_mass_delete=self.allow_mass_delete,
             **profile_options(self.profile, self.sector_map, self.default_country),
         )  # fmt: skip
-
-    def webhooks(self, settings: Settings) -> WebhookSettings:
-        """How ingest jobs say they finished: these options over the EMISSIONS_WEBHOOK_*
-        environment, for the warehouse of ``settings``."""
-        from emissions_etl.webhooks import WebhookSettings
-
-        given = webhook_settings(
-            webhook_url=self.webhook_url, webhook_listen=self.webhook_listen,
-            webhook_secret=self.webhook_secret, webhook_secret_file=self.webhook_secret_file,
-            webhook_fallback_after=self.webhook_fallback_after,
-            webhook_max_body_bytes=self.webhook_max_body_bytes,
-        )  # fmt: skip
-        return WebhookSettings(**given, warehouse=settings.warehouse)
 
     def planned(self) -> list[Planned]:
         """The table sources the options name, else the files (and sheets) to load."""
@@ -214,7 +187,7 @@ def _loaded(command: LoadCommand) -> tuple[AnyPath | None, list[FileOutcome]]:
         check_rejects_target(target)
         planned = command.planned()
         settings = command.settings()
-        options, webhooks = command.load_options(), command.webhooks(settings)
+        options, webhooks = command.load_options(), command.webhooks.settings(settings.warehouse)
         return target, load_files(planned, settings, options, webhooks)
     except StrictModeError as error:
         if target is not None and error.rejects is not None:

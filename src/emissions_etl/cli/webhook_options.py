@@ -1,12 +1,19 @@
 """Command-line options for finishing ingest jobs by webhook (``WebhookSettings``), for ``load``:
-each also read from its EMISSIONS_WEBHOOK_* variable, as ``--help`` shows."""
+each also read from its EMISSIONS_WEBHOOK_* variable, as ``--help`` shows; ``WebhookOptions``,
+the group of them a command's options object takes."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, TypedDict
 
 import typer
+
+if TYPE_CHECKING:
+    from pydantic import SecretStr
+
+    from emissions_etl.webhooks import WebhookSettings
 
 WebhookUrlOption = Annotated[
     str | None,
@@ -73,8 +80,48 @@ WebhookMaxBodyOption = Annotated[
 ]
 
 
-def webhook_settings(**given: Any) -> dict[str, Any]:
-    """The options given, by ``WebhookSettings`` field name (``webhook_url`` -> ``url``)."""
-    return {
-        name.removeprefix("webhook_"): value for name, value in given.items() if value is not None
-    }
+class _GivenWebhook(TypedDict, total=False):
+    """The ``WebhookSettings`` fields given on the command line (the others: their variables,
+    else their defaults)."""
+
+    url: str
+    listen: str
+    secret: SecretStr
+    secret_file: Path
+    fallback_after: float
+    max_body_bytes: int
+
+
+@dataclass(frozen=True)
+class WebhookOptions:
+    """The webhook options of ``load``, as one group its options object names where ``--help``
+    lists them (``options_object`` splices these fields there)."""
+
+    webhook_url: WebhookUrlOption = None
+    webhook_listen: WebhookListenOption = None
+    webhook_secret: WebhookSecretOption = None
+    webhook_secret_file: WebhookSecretFileOption = None
+    webhook_fallback_after: WebhookFallbackOption = None
+    webhook_max_body_bytes: WebhookMaxBodyOption = None
+
+    def settings(self, warehouse: str | Path) -> WebhookSettings:
+        """How ingest jobs say they finished: these options over the EMISSIONS_WEBHOOK_*
+        environment, for ``warehouse`` (the secret file lives beside it)."""
+        from pydantic import SecretStr
+
+        from emissions_etl.webhooks import WebhookSettings
+
+        given: _GivenWebhook = {}
+        if self.webhook_url is not None:
+            given["url"] = self.webhook_url
+        if self.webhook_listen is not None:
+            given["listen"] = self.webhook_listen
+        if self.webhook_secret is not None:
+            given["secret"] = SecretStr(self.webhook_secret)
+        if self.webhook_secret_file is not None:
+            given["secret_file"] = self.webhook_secret_file
+        if self.webhook_fallback_after is not None:
+            given["fallback_after"] = self.webhook_fallback_after
+        if self.webhook_max_body_bytes is not None:
+            given["max_body_bytes"] = self.webhook_max_body_bytes
+        return WebhookSettings(**given, warehouse=warehouse)
