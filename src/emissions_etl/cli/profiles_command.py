@@ -6,12 +6,22 @@ Cheap to import (the CLI registers it at start): the declarations are read when 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, TypedDict
 
 import typer
 
 from emissions_etl.cli.exit_codes import EXIT_UNUSABLE
 from emissions_etl.cli.terminal import fail, out
+
+if TYPE_CHECKING:
+    from emissions_etl.profiles.inputs import ProfileInputs
+
+
+class ProfileFields(TypedDict):
+    """The ``LoadOptions`` fields the profile options make."""
+
+    profile: str | None
+    profile_inputs: ProfileInputs
 
 
 def profiles_command(
@@ -81,7 +91,7 @@ def profile_resource(name: str | None) -> str | None:
 
 def profile_options(
     name: str | None, sector_map: Path | None, default_country: str | None
-) -> dict[str, Any]:
+) -> ProfileFields:
     """The ``LoadOptions`` fields of the profile options (env values already folded in)."""
     from emissions_etl.profiles.inputs import ProfileInputs
 
@@ -89,4 +99,4 @@ def profile_options(
     return {"profile": name, "profile_inputs": inputs}
 
 
-__all__ = ["profile_options", "profile_resource", "profiles_command"]
+__all__ = ["ProfileFields", "profile_options", "profile_resource", "profiles_command"]
