@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from emissions_etl.cli.demo import sample_inbox
+from emissions_etl.cli.demo import running_sandbox, sample_inbox
 from emissions_etl.resources import resource_spec
 from tests.cli_process import run_etl
 
@@ -55,3 +55,10 @@ def test_an_inbox_that_is_not_a_folder_is_one_line_and_exit_2(tmp_path: Path) ->
         f"error: no inbox folder at {tmp_path / 'nowhere'}: give --inbox a folder"
     )
     assert not (tmp_path / "demo-output").exists()
+
+
+def test_the_demos_sandbox_serves_the_organization_it_created(tmp_path: Path) -> None:
+    with running_sandbox(tmp_path) as sandbox:
+        assert sandbox.base_url.startswith("https://")
+        assert sandbox.organization_id
+        assert sandbox.api_key.startswith("sk_")

@@ -20,7 +20,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -28,6 +27,7 @@ from rich.text import Text
 
 from emissions_etl.client import ApiKeyAuth, EmissionsClient
 from emissions_etl.errors import ConfigurationError, EmissionsEtlError
+from emissions_etl.json_values import JsonObject, JsonValue
 from emissions_etl.warehouse import DEFAULT_APPROACH, Warehouse
 
 DEMO_FACILITIES = (
@@ -63,12 +63,24 @@ def _sandbox_command() -> str:
     return str(local) if local.exists() else "emissions-sandbox"
 
 
-def _run_json(*args: str) -> dict[str, Any]:
+def _run_json(*args: str) -> JsonObject:
+    """The JSON object an ``emissions-sandbox`` command prints (``create-org``: the
+    organization's id and its admin's API key, among others)."""
     completed = subprocess.run(
         [_sandbox_command(), *args], check=True, capture_output=True, text=True
     )
-    answer: dict[str, Any] = json.loads(completed.stdout)
+    answer: JsonValue = json.loads(completed.stdout)
+    if not isinstance(answer, dict):
+        raise ConfigurationError(f"emissions-sandbox {args[0]} printed no JSON object")
     return answer
+
+
+def _text(answer: JsonObject, key: str) -> str:
+    """The text ``answer`` holds under ``key``; ConfigurationError when it holds none."""
+    value = answer.get(key)
+    if not isinstance(value, str):
+        raise ConfigurationError(f"the sandbox's answer has no {key}")
+    return value
 
 
 @contextmanager
@@ -78,6 +90,7 @@ def running_sandbox(workdir: Path) -> Iterator[DemoSandbox]:
     ca_file = workdir / "sandbox-ca.pem"
     subprocess.run([_sandbox_command(), "init", "--db", str(db)], check=True, capture_output=True)
     org = _run_json("create-org", "--db", str(db), "--name", "Demo Organization")
+    organization_id, api_key = _text(org, "organization_id"), _text(org, "api_key")
     log = (workdir / "sandbox.log").open("w")
     process = subprocess.Popen(
         [_sandbox_command(), "serve", "--db", str(db), "--port", "0", "--ca-file", str(ca_file)],
@@ -90,7 +103,7 @@ def running_sandbox(workdir: Path) -> Iterator[DemoSandbox]:
         base_url = process.stdout.readline().strip()
         if not base_url.startswith("https://"):
             raise ConfigurationError(f"the sandbox did not start; see {workdir / 'sandbox.log'}")
-        yield DemoSandbox(base_url, ca_file, org["organization_id"], org["api_key"])
+        yield DemoSandbox(base_url, ca_file, organization_id, api_key)
     finally:
         process.terminate()
         try:
