@@ -8,15 +8,12 @@ commands, so ``--help`` and ``--version`` answer at once.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from emissions_etl.cli.consolidation_option import ConsolidationOption
-from emissions_etl.cli.exit_codes import EXIT_FAILED, EXIT_UNUSABLE
 from emissions_etl.cli.scrubbed_output import scrub_output
-from emissions_etl.cli.terminal import fail, out
+from emissions_etl.cli.terminal import out
 
 app = typer.Typer(
     name="emissions-etl",
@@ -69,82 +66,16 @@ def resources() -> None:
     print_resources(RESOURCES.values())
 
 
-@app.command()
-def template(
-    names: Annotated[
-        list[str],
-        typer.Argument(
-            help="Resource names (see `emissions-etl resources`): one sheet each, in one workbook."
-        ),
-    ],
-    out_file: Annotated[Path, typer.Option("--out", help="The workbook to write (.xlsx).")],
-    with_service: Annotated[
-        bool,
-        typer.Option(
-            help="Read the organization's facilities and reference lists from the service "
-            "(EMISSIONS_* settings) for the dropdowns."
-        ),
-    ] = True,
-) -> None:
-    """Write a workbook a person can fill in: a sheet per resource named (headers, dropdowns),
-    and an About sheet. Filled in, it loads as it is: each sheet to its resource."""
-    from emissions_etl.errors import EmissionsEtlError
-    from emissions_etl.resources import resource_spec
-    from emissions_etl.templates import write_templates_for
+# A workbook to fill in: its options are one typed object (template_command.TemplateCommand).
+from emissions_etl.cli.template_command import template_command  # noqa: E402
 
-    try:
-        specs = [resource_spec(name) for name in names]
-        written = write_templates_for(specs, out_file, with_service=with_service)
-    except ValueError as error:
-        raise fail(str(error), EXIT_UNUSABLE) from None
-    except EmissionsEtlError as error:
-        raise fail(str(error), EXIT_FAILED) from None
-    out.print(f"template for {', '.join(spec.name for spec in specs)} written to {written}")
+app.command("template")(template_command)
 
 
-@app.command()
-def demo(
-    workdir: Annotated[
-        Path,
-        typer.Option(
-            "--out",
-            "--workdir",
-            envvar="EMISSIONS_DEMO_OUT",
-            show_envvar=True,
-            metavar="DIR",
-            help="Folder the demo writes everything to: the sandbox, the warehouse, the flow's "
-            "log, the report (emptied first when it is a previous demo's; refused when it holds "
-            "other files).",
-        ),
-    ] = Path("demo-output"),
-    inbox: Annotated[
-        Path | None,
-        typer.Option(
-            envvar="EMISSIONS_DEMO_INBOX",
-            show_envvar=True,
-            metavar="DIR",
-            help="Folder of files to load (default: the sample inbox installed with "
-            "emissions-etl; sample_data/inbox in a checkout).",
-        ),
-    ] = None,
-    consolidation: ConsolidationOption = None,
-) -> None:
-    """Start a sandbox, run the nightly flow over the sample inbox, and print what landed: from
-    any folder, with nothing but the installed package."""
-    from emissions_etl.cli.consolidation_option import consolidation_approach
-    from emissions_etl.cli.demo import run_demo
-    from emissions_etl.errors import ConfigurationError, EmissionsEtlError, InputError
+# The demo over the sample inbox: its options are one typed object (demo_command.DemoCommand).
+from emissions_etl.cli.demo_command import demo_command  # noqa: E402
 
-    try:
-        approach = consolidation_approach(consolidation)
-    except (ConfigurationError, ValueError) as error:
-        raise fail(str(error), EXIT_UNUSABLE) from None
-    try:
-        run_demo(workdir=workdir, inbox=inbox, console=out, consolidation=approach)
-    except (InputError, ConfigurationError) as error:
-        raise fail(str(error), EXIT_UNUSABLE) from None
-    except EmissionsEtlError as error:
-        raise fail(str(error), EXIT_FAILED) from None
+app.command("demo")(demo_command)
 
 
 @app.command()
