@@ -70,6 +70,11 @@ def test_each_organization_has_its_settings_over_the_shared_ones(tmp_path: Path)
         ('[[organization]]\nname = "a"\norganization_id = "x"', "no api_key"),
         ("[defaults]\n", "no \\[\\[organization\\]\\] entry"),
         ("[[organization]\n", "unreadable"),
+        ('organization = ["acme-es"]', "organization entry 1 is not a table"),
+        (
+            'defaults = "x"\n[[organization]]\nname = "a"\norganization_id = "x"\napi_key = "k"',
+            "defaults\\] is not a table",
+        ),
     ],
 )
 def test_an_unusable_file_is_one_error_naming_what_to_fix(

@@ -23,11 +23,11 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pydantic import SecretStr
 
 from emissions_etl.errors import ConfigurationError
+from emissions_etl.json_values import JsonValue
 from emissions_etl.scrubbing import keep_secret
 from emissions_etl.settings import Settings
 from emissions_etl.storage import AnyPath, as_path
@@ -51,7 +51,7 @@ class Organization:
 
     def settings(self, base: Settings) -> Settings:
         """``base`` with this organization's values over it."""
-        values: dict[str, Any] = {
+        values: dict[str, str | SecretStr | Path] = {
             "organization_id": self.organization_id,
             "api_key": self.api_key,
         }
@@ -78,11 +78,14 @@ def read_organizations(path: Path, environ: Mapping[str, str] | None = None) -> 
     """The organizations of the TOML file ``path``; ConfigurationError names what is wrong."""
     environ = os.environ if environ is None else environ
     data = _toml(path)
-    defaults = data.get("defaults", {})
+    defaults = _table(data.get("defaults", {}), f"{path}: [defaults]")
     entries = data.get("organization", [])
     if not isinstance(entries, list) or not entries:
         raise ConfigurationError(f"{path}: no [[organization]] entry")
-    found = [_organization(entry, defaults, environ, path) for entry in entries]
+    found = [
+        _organization(_table(entry, f"{path}: organization entry {n}"), defaults, environ, path)
+        for n, entry in enumerate(entries, start=1)
+    ]
     names = [org.name for org in found]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
@@ -90,7 +93,7 @@ def read_organizations(path: Path, environ: Mapping[str, str] | None = None) -> 
     return found
 
 
-def _toml(path: Path) -> dict[str, Any]:
+def _toml(path: Path) -> dict[str, object]:
     """The organizations file read; ConfigurationError when it is missing or not TOML."""
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
@@ -102,8 +105,19 @@ def _toml(path: Path) -> dict[str, Any]:
         ) from None
 
 
+def _table(value: object, what: str) -> Mapping[str, object]:
+    """``value`` as a table of the file (``[defaults]``, an ``[[organization]]``);
+    ConfigurationError naming ``what`` otherwise."""
+    if not isinstance(value, dict):
+        raise ConfigurationError(f"{what} is not a table of name = value lines")
+    return value
+
+
 def _organization(
-    entry: Mapping[str, Any], defaults: Mapping[str, Any], environ: Mapping[str, str], path: Path
+    entry: Mapping[str, object],
+    defaults: Mapping[str, object],
+    environ: Mapping[str, str],
+    path: Path,
 ) -> Organization:
     merged = {**defaults, **entry}
     name = str(merged.get("name") or "")
@@ -128,8 +142,8 @@ def _organization(
         name=name,
         organization_id=str(merged["organization_id"]),
         api_key=SecretStr(str(key)),
-        api_url=merged.get("api_url"),
-        ca_file=Path(merged["ca_file"]) if merged.get("ca_file") else None,
+        api_url=_text(merged.get("api_url")),
+        ca_file=Path(str(merged["ca_file"])) if merged.get("ca_file") else None,
         inbox=str(merged["inbox"]) if merged.get("inbox") else None,
     )
 
@@ -184,7 +198,8 @@ def names_and_ids(path: Path) -> list[tuple[str, str]]:
     entries = _toml(path).get("organization", [])
     return [
         (str(entry.get("name")), str(entry["organization_id"]))
-        for entry in entries if isinstance(entry, Mapping) and entry.get("organization_id")
+        for entry in (entries if isinstance(entries, list) else [])
+        if isinstance(entry, Mapping) and entry.get("organization_id")
     ]  # fmt: skip
 
 
@@ -200,7 +215,7 @@ def settings_of(name: str, base: Settings) -> Settings:
 
 
 def from_public(
-    entries: list[Mapping[str, Any]], keys: Mapping[str, SecretStr]
+    entries: Sequence[Mapping[str, JsonValue]], keys: Mapping[str, SecretStr]
 ) -> list[Organization]:
     """Organizations from what ``public`` stored (a Prefect variable) and their keys (Secret
     blocks), by name."""
@@ -214,12 +229,17 @@ def from_public(
                 name=name,
                 organization_id=str(entry["organization_id"]),
                 api_key=keys[name],
-                api_url=entry.get("api_url"),
-                ca_file=Path(entry["ca_file"]) if entry.get("ca_file") else None,
+                api_url=_text(entry.get("api_url")),
+                ca_file=Path(str(entry["ca_file"])) if entry.get("ca_file") else None,
                 inbox=str(entry["inbox"]) if entry.get("inbox") else None,
             )
         )
     return found
+
+
+def _text(value: object) -> str | None:
+    """A value of the file or the variable as text (a URL); None when not given."""
+    return None if value is None else str(value)
 
 
 def one_organization(held: Sequence[str | None], given: str | None, what: str) -> str | None:
