@@ -12,13 +12,14 @@ variable applies to the next run.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Literal, overload
 
 from pydantic import SecretStr, TypeAdapter, ValidationError
 
 from emissions_etl.errors import ConfigurationError
+from emissions_etl.json_values import JsonValue
 from emissions_etl.scrubbing import keep_secret
 from emissions_etl.settings import Settings
 from emissions_etl.storage import AnyPath, as_path, is_file, is_folder
@@ -50,7 +51,7 @@ def resolve_settings(*, require_api: bool = True) -> Settings:
     places a deployment reads it from, so the fix is clear from the flow run's page.
     """
     settings = Settings()
-    updates: dict[str, Any] = {}
+    updates: dict[str, str | SecretStr] = {}
     if settings.api_key is None:
         key = secret_block_value(SECRET_BLOCK)
         if key:
@@ -73,7 +74,7 @@ def resolve_settings(*, require_api: bool = True) -> Settings:
     return settings
 
 
-def _check_variables(values: dict[str, Any]) -> None:
+def _check_variables(values: Mapping[str, str | SecretStr]) -> None:
     """ConfigurationError naming each Prefect variable whose value the setting cannot take."""
     problems = []
     for name, value in values.items():
@@ -133,7 +134,9 @@ def secret_block_value(name: str) -> str | None:
     try:
         from prefect.blocks.system import Secret
 
-        block: Any = Secret.load(name, _sync=True)  # type: ignore[call-arg]
+        # call-arg: Prefect's async_dispatch takes _sync, which load's own signature leaves out
+        block = Secret.load(name, _sync=True)  # type: ignore[call-arg]
+        assert isinstance(block, Secret)  # with _sync the block, never the coroutine of aload
         value = str(block.get())
     except (ValueError, RuntimeError):
         return None  # no such block, or no Prefect API reachable: the environment must do
@@ -141,7 +144,7 @@ def secret_block_value(name: str) -> str | None:
     return value
 
 
-def prefect_variables(names: Iterable[str]) -> dict[str, Any]:
+def prefect_variables(names: Iterable[str]) -> dict[str, JsonValue]:
     """The Prefect variables among ``names`` that are set, as Prefect keeps them, read in one
     request: ``resolve_settings`` read its seven one by one, each time a task asked for its
     settings, at a cost to the run's CPU and the server's each time; {} when no server answers.
@@ -163,7 +166,11 @@ def prefect_variables(names: Iterable[str]) -> dict[str, Any]:
     return {str(held["name"]): held["value"] for held in response.json()}
 
 
-def prefect_variable(name: str, *, parse: bool = True) -> Any:
+@overload
+def prefect_variable(name: str, *, parse: Literal[True] = True) -> str | None: ...
+@overload
+def prefect_variable(name: str, *, parse: Literal[False]) -> JsonValue: ...
+def prefect_variable(name: str, *, parse: bool = True) -> JsonValue:
     """The Prefect variable ``name`` as text (``parse=False``: as Prefect keeps it, a list or
     an object for JSON); None when it is not set or no server answers."""
     value = prefect_variables([name]).get(name)

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
-from typing import Any
 
 from pydantic import SecretStr
 
 from emissions_etl.errors import ConfigurationError
+from emissions_etl.json_values import JsonObject, JsonValue
 from emissions_etl.orchestration.config import (
     check_api,
     inbox_folder,
@@ -57,7 +56,7 @@ def resolve_organizations() -> list[Organization]:
     return _with_keys(_listed(prefect_variable(ORGANIZATIONS_VARIABLE, parse=False)))
 
 
-def _with_keys(listed: list[Mapping[str, Any]]) -> list[Organization]:
+def _with_keys(listed: list[JsonObject]) -> list[Organization]:
     """The organizations ``listed`` (entries of the variable), each with the key its Secret
     block holds."""
     keys: dict[str, SecretStr] = {}
@@ -115,7 +114,7 @@ def inbox_for(given: str | None, organization: str | None) -> AnyPath:
     return inbox_folder(found.inbox_under(resolve_inbox(given)), where)
 
 
-def _listed(value: Any) -> list[Mapping[str, Any]]:
+def _listed(value: JsonValue) -> list[JsonObject]:
     """The variable's list of organizations (Prefect keeps JSON; a string of JSON is taken)."""
     if value is None or value == "":
         return []
@@ -124,13 +123,16 @@ def _listed(value: Any) -> list[Mapping[str, Any]]:
             value = json.loads(value)
         except json.JSONDecodeError:
             value = None
-    if not isinstance(value, list) or not all(
-        isinstance(entry, dict) and entry.get("name") and entry.get("organization_id")
-        for entry in value
+    listed = value if isinstance(value, list) else []
+    entries = [entry for entry in listed if isinstance(entry, dict)]
+    if (
+        not isinstance(value, list)
+        or len(entries) < len(listed)
+        or not all(entry.get("name") and entry.get("organization_id") for entry in entries)
     ):
         raise ConfigurationError(
             f"the Prefect variable {ORGANIZATIONS_VARIABLE} is not a list of organizations "
             "(objects with name and organization_id): write it with prefect-setup "
             "--organizations FILE"
         )
-    return value
+    return entries
