@@ -9,8 +9,8 @@ resolved yet (an inbox taken from a variable that is not set) is named as such.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sized
 from pathlib import Path
-from typing import Any
 
 from emissions_etl.errors import EmissionsEtlError
 
@@ -23,10 +23,9 @@ def nightly_run_name() -> str:
 
     from emissions_etl.orchestration.organizations import inbox_for
 
-    parameters: dict[str, Any] = dict(flow_run.parameters or {})
-    organization = parameters.get("organization")
+    parameters: Mapping[str, object] = dict(flow_run.parameters or {})
     try:
-        inbox = inbox_for(parameters.get("inbox"), organization)
+        inbox = inbox_for(_given(parameters, "inbox"), _given(parameters, "organization"))
         label = "/".join(part.strip("/") for part in inbox.parts[-2:] if part.strip("/"))
     except EmissionsEtlError:
         label = str(parameters.get("inbox") or "(no inbox set)")
@@ -34,7 +33,7 @@ def nightly_run_name() -> str:
     return " ".join(["nightly", *words, label, *_flags(parameters)])
 
 
-def _organization(parameters: dict[str, Any], *, each: bool = False) -> list[str]:
+def _organization(parameters: Mapping[str, object], *, each: bool = False) -> list[str]:
     """The organization a run loads for, or with ``each`` (a nightly, which starts one run per
     organization when there are some) how many they are."""
     if parameters.get("organization"):
@@ -55,7 +54,7 @@ def file_run_name() -> str:
     ``strict``, ``mirror`` or ``dry run`` when the run has them."""
     from prefect.runtime import flow_run
 
-    parameters: dict[str, Any] = dict(flow_run.parameters or {})
+    parameters: Mapping[str, object] = dict(flow_run.parameters or {})
     resource = str(parameters.get("resource") or "wastes")
     words = [resource, *_organization(parameters), Path(str(parameters.get("path") or "?")).name]
     if parameters.get("sheet"):
@@ -70,7 +69,7 @@ def arrival_run_name() -> str:
 
     from emissions_etl.loading.run_keys import shown
 
-    parameters: dict[str, Any] = dict(flow_run.parameters or {})
+    parameters: Mapping[str, object] = dict(flow_run.parameters or {})
     return " ".join(["arrival", *_organization(parameters), shown(str(parameters.get("path")))])
 
 
@@ -81,9 +80,10 @@ def load_task_name() -> str:
 
     from emissions_etl.loading.file_plan import file_label
 
-    parameters: dict[str, Any] = dict(task_run.parameters or {})
+    parameters: Mapping[str, object] = dict(task_run.parameters or {})
     sheets = tuple(getattr(parameters.get("options"), "sheets", ()) or ())
-    whole = len(parameters.get("workbook") or ()) <= len(sheets)  # every sheet it has
+    workbook = parameters.get("workbook")
+    whole = len(workbook if isinstance(workbook, Sized) else ()) <= len(sheets)  # every sheet
     label = file_label(Path(str(parameters.get("path") or "?")), () if whole else sheets)
     return f"load {label} ({parameters.get('resource')})"
 
@@ -92,7 +92,7 @@ def table_task_name() -> str:
     """``sync fuel_card (vehicle_consumptions)``: a table source's task run."""
     from prefect.runtime import task_run
 
-    parameters: dict[str, Any] = dict(task_run.parameters or {})
+    parameters: Mapping[str, object] = dict(task_run.parameters or {})
     return f"sync {parameters.get('name')} ({parameters.get('resource')})"
 
 
@@ -108,7 +108,13 @@ def artifact_key(kind: str, organization: str | None = None) -> str:
     return f"emissions-{_slug(str(owner))}-{middle}{_slug(kind)}"
 
 
-def _flags(parameters: dict[str, Any]) -> list[str]:
+def _given(parameters: Mapping[str, object], name: str) -> str | None:
+    """The parameter ``name`` as text (a folder, an organization), None when not given."""
+    value = parameters.get(name)
+    return None if value is None else str(value)
+
+
+def _flags(parameters: Mapping[str, object]) -> list[str]:
     names = {"strict": "strict", "mirror": "mirror", "dry_run": "dry run"}
     return [f"({word})" for name, word in names.items() if parameters.get(name)]
 
