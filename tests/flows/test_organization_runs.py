@@ -162,6 +162,20 @@ def test_an_organization_whose_run_fails_fails_the_nightly_and_the_others_load(
         assert sum(1 for _ in client.iter_wastes()) == 1
 
 
+def test_a_child_state_without_a_run_is_read_back_as_it_ended_without_a_name(
+    prefect_server: None,
+) -> None:
+    from prefect.states import Failed
+
+    from emissions_etl.orchestration.organization_runs import read_back
+
+    run = read_back("acme-es", Failed(message="no run was made"))
+
+    assert (run.organization, run.run_name, run.state, run.run_id) == (
+        "acme-es", "", "Failed", None)  # fmt: skip
+    assert run.message == "no run was made"
+
+
 def test_an_organization_not_listed_is_named_with_those_that_are(
     group: dict[str, Tenant], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,11 +14,18 @@ import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 from uuid import UUID
 
+from emissions_etl.json_values import JsonValue
 from emissions_etl.orchestration.run_report import RunVerdict
 from emissions_etl.orchestration.run_states import PARTIAL_PREFIX
+
+if TYPE_CHECKING:
+    from prefect.client.schemas.objects import State
+
+#: What a child's run returned: only its state's name, message and run are read.
+_Result = TypeVar("_Result")
 
 #: How Prefect words the message of a run that raised, before the error's own words.
 _EXCEPTION = re.compile(r"^(?:Flow|Task) run encountered an exception: [\w.]+: ")
@@ -43,7 +50,7 @@ class OrganizationRun:
         return self.state == "Completed"
 
     @classmethod
-    def of_state(cls, organization: str, run_name: str, state: Any) -> OrganizationRun:
+    def of_state(cls, organization: str, run_name: str, state: State[_Result]) -> OrganizationRun:
         """From a child's final Prefect state (a run in this process, or one read back)."""
         message = _EXCEPTION.sub("", str(state.message or ""))
         return cls(
@@ -56,38 +63,46 @@ class OrganizationRun:
         )
 
 
-def read_back(organization: str, state: Any) -> OrganizationRun:
+def read_back(organization: str, state: State[_Result]) -> OrganizationRun:
     """How the run of ``state`` (a child run in this process) ended, with its name."""
     from prefect.client.orchestration import get_client
 
+    run_id = state.state_details.flow_run_id
+    if run_id is None:  # a state no run was made for: there is no name to read
+        return OrganizationRun.of_state(organization, "", state)
     with get_client(sync_client=True) as client:
-        run = client.read_flow_run(state.state_details.flow_run_id)
+        run = client.read_flow_run(run_id)
     return OrganizationRun.of_state(organization, run.name, state)
 
 
 def run_each(
-    organizations: Sequence[str], parameters: Mapping[str, Any], nightly: Callable[..., Any]
+    organizations: Sequence[str],
+    parameters: Mapping[str, JsonValue],
+    nightly: Callable[..., object],
 ) -> list[OrganizationRun]:
     """One run per organization: children on the pool when this run is a deployment's, one
     after the other in this process otherwise (``nightly``: the flow, run for each with
     ``parameters``); how each ended."""
     from prefect.runtime import deployment
+    from prefect.states import State
 
     if deployment.id:
         return run_on_the_pool(organizations, parameters)
     runs = []
     for name in organizations:
         state = nightly(**parameters, organization=name, return_state=True)
+        assert isinstance(state, State)  # with return_state, the run's final state
         runs.append(read_back(name, state))
     return runs
 
 
 def run_on_the_pool(
-    organizations: Sequence[str], parameters: Mapping[str, Any]
+    organizations: Sequence[str], parameters: Mapping[str, JsonValue]
 ) -> list[OrganizationRun]:
     """Start this run's deployment once per organization (``parameters`` with its name), as
     children of this run on its work queue, and wait until every child has ended."""
     from prefect.client.orchestration import get_client
+    from prefect.client.schemas.objects import FlowRun
     from prefect.deployments import run_deployment
     from prefect.runtime import deployment, flow_run
 
@@ -96,12 +111,13 @@ def run_on_the_pool(
         queue = client.read_flow_run(UUID(flow_run.id)).work_queue_name
     started: dict[str, UUID] = {}
     for name in organizations:
-        child: Any = run_deployment(  # sync here: called from a sync flow
+        child = run_deployment(  # sync here: called from a sync flow
             full_name,
             parameters={**parameters, "organization": name},
             timeout=0,  # start them all, then wait
             work_queue_name=queue,
         )
+        assert isinstance(child, FlowRun)  # from a sync flow the run, not a coroutine
         started[name] = child.id
     ended: dict[str, OrganizationRun] = {}
     with get_client(sync_client=True) as client:
