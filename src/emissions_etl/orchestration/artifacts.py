@@ -5,7 +5,6 @@ conninfo or a signed URL among it)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from emissions_etl.scrubbing import scrub
 
@@ -17,7 +16,7 @@ def publish_markdown(*, key: str, markdown: str, description: str) -> None:
     create_markdown_artifact(key=key, markdown=scrub(markdown), description=scrub(description))
 
 
-def publish_table(*, key: str, table: Sequence[Mapping[str, Any]], description: str) -> None:
+def publish_table(*, key: str, table: Sequence[Mapping[str, object]], description: str) -> None:
     """A table artifact, each text cell scrubbed."""
     from prefect.artifacts import create_table_artifact
 

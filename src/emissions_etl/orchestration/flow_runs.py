@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from emissions_etl.errors import EmissionsEtlError
+from emissions_etl.json_values import JsonValue
 from emissions_etl.loading.file_loads import FileOutcome
 from emissions_etl.loading.file_plan import PlannedFile
 from emissions_etl.loading.options import LoadOptions
@@ -36,7 +37,7 @@ class PlannedSource:
 def file_outcome(
     path: str | None,
     resource: str,
-    state: State[Any],
+    state: State[FileOutcome],
     sheets: tuple[str, ...] = (),
     *,
     table: str = "",
@@ -78,7 +79,7 @@ class NightlyParameters:
             strict=self.strict, mirror=self.mirror, allow_mass_delete=self.allow_mass_delete
         )
 
-    def as_flow_parameters(self) -> dict[str, Any]:
+    def as_flow_parameters(self) -> dict[str, JsonValue]:
         """The parameters a child run of the nightly is started with (and its organization)."""
         return asdict(self)
 

@@ -72,7 +72,7 @@ def report_late_data(
     settings: Settings,
     outcomes: Sequence[FileOutcome],
     run: RunVerdict,
-    logger: logging.Logger | logging.LoggerAdapter[Any],
+    logger: logging.Logger | logging.LoggerAdapter[logging.Logger],
     organization: str | None = None,
 ) -> RunVerdict:
     """The coverage after the run's loads as the artifact ``emissions-<deployment>-coverage``
@@ -158,11 +158,12 @@ def late_data_markdown(late: LateData, *, organization: str | None = None) -> st
     return "\n".join(lines)
 
 
-def _named(row: Mapping[Hashable, Any]) -> str:
+def _named(row: Mapping[Hashable, object]) -> str:
     entity = str(row["entity"]) or ORGANIZATION_ROW
     return _escape(f"{row['resource']} {entity} {period_label(row['month'], str(row['cadence']))}")
 
 
+# Any: a record of pandas-stubs' to_dict, whose cells float() and pd.Timestamp() take as they are
 def _gap_row(gap: Mapping[Hashable, Any]) -> str:
     estimate = gap["estimate_kg"]
     shown = (

@@ -7,9 +7,9 @@ file names, codes and co2e go in here; no setting or key ever does."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -85,7 +85,9 @@ def verdict(outcomes: Sequence[FileOutcome]) -> RunVerdict:
     return RunVerdict("completed", counts)
 
 
-def log_outcome(logger: logging.Logger | logging.LoggerAdapter[Any], outcome: FileOutcome) -> None:
+def log_outcome(
+    logger: logging.Logger | logging.LoggerAdapter[logging.Logger], outcome: FileOutcome
+) -> None:
     """One INFO line per file (its outcome, figures and co2e), its notes as warnings and its
     stage timings at DEBUG; or one ERROR line with the stable code, the traceback at DEBUG."""
     s = outcome.summary
@@ -175,7 +177,7 @@ def _first(shown: int, total: int) -> str:
     return f"all {total:,}" if shown == total else f"the first {shown:,} of {total:,}"
 
 
-def _row(reject: Mapping[Any, Any]) -> str:
+def _row(reject: Mapping[Hashable, object]) -> str:
     """A reject's row as a person finds it: a table source's by its key, a file's by number."""
     key = _text(reject.get("key"))
     return _escape(key) if key else f"row {_text(reject['row'])}"
@@ -255,7 +257,7 @@ def _rejects(outcomes: Sequence[FileOutcome]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
-def rejects_rows(outcomes: Sequence[FileOutcome]) -> tuple[list[dict[str, Any]], int, int]:
+def rejects_rows(outcomes: Sequence[FileOutcome]) -> tuple[list[dict[str, str]], int, int]:
     """Rejects as table rows (capped; no sentence: a table's cells do not wrap in the UI, so
     the summary says what to change), how many rejected cells there are in all, and in how
     many rows."""

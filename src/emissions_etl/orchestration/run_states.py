@@ -19,11 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING
 
 from emissions_etl.errors import EmissionsEtlError, ServiceOutageError
 from emissions_etl.orchestration.run_report import RunVerdict
 from emissions_etl.scrubbing import scrub
+
+if TYPE_CHECKING:
+    from prefect.client.schemas.objects import State
 
 #: Tag of a run that completed with rejected or failed rows, and how its message begins.
 PARTIAL_TAG = "partial"
@@ -36,7 +39,7 @@ OUTAGE_RETRIES = 2
 OUTAGE_RETRY_SECONDS = 300
 
 
-def end_state(run: RunVerdict) -> Any:
+def end_state(run: RunVerdict) -> State[None]:
     """The Prefect state a flow returns for ``run`` (raises ServiceOutageError on an outage,
     for the flow's retries)."""
     from prefect.states import Completed, Failed
