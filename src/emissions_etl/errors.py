@@ -47,7 +47,12 @@ never from message text. User-facing commands turn any of them into one clear li
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
+
+from emissions_etl.json_values import JsonValue
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class EmissionsEtlError(Exception):
@@ -173,8 +178,8 @@ class ApiStatusError(ApiError):
         detail: str,
         *,
         code: str | None = None,
-        errors: Sequence[Mapping[str, Any]] = (),
-        problem: Mapping[str, Any] | None = None,
+        errors: Sequence[Mapping[str, JsonValue]] = (),
+        problem: Mapping[str, JsonValue] | None = None,
         retry_after: float | None = None,
         request_id: str | None = None,
         method: str | None = None,
@@ -227,7 +232,9 @@ class ServerError(ApiStatusError):
 class IngestJobError(EmissionsEtlError):
     """An ingest job ended ``failed`` or did not finish within the allowed time."""
 
-    def __init__(self, job_id: str, reason: str, *, job: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self, job_id: str, reason: str, *, job: Mapping[str, JsonValue] | None = None
+    ) -> None:
         super().__init__(f"ingest job {job_id}: {reason}")
         self.job_id = job_id
         self.reason = reason
@@ -237,7 +244,7 @@ class IngestJobError(EmissionsEtlError):
 class StrictModeError(EmissionsEtlError):
     """The load ran with ``strict`` and some rows were rejected, so nothing was sent."""
 
-    def __init__(self, rejected_rows: int, rejects: Any = None) -> None:
+    def __init__(self, rejected_rows: int, rejects: pd.DataFrame | None = None) -> None:
         super().__init__(f"{rejected_rows} row(s) rejected and strict mode is on: nothing loaded")
         self.rejected_rows = rejected_rows
         #: The rejects frame (file, sheet, row, column, value, code, message), for the person

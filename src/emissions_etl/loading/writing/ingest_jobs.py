@@ -182,8 +182,10 @@ class IngestJobWriter:
                     raise  # the service refused the request for a reason no row explains
                 result.rejects.append(refused)
                 bad = {
-                    int(entry["index"]) for entry in error.errors if entry.get("index") is not None
-                }
+                    int(index)
+                    for entry in error.errors
+                    if isinstance(index := entry.get("index"), int)
+                }  # the rows _refused made rejects of
                 result.sent += len(bad)  # sent once, and refused: rejects, not sent again
                 result.refused += len(bad)
                 chunk = self._encoded(chunk.rows.drop(index=list(bad)).reset_index(drop=True))
@@ -196,9 +198,9 @@ class IngestJobWriter:
 
     def _refused(self, chunk: pd.DataFrame, error: ValidationFailedError) -> pd.DataFrame:
         entries = [
-            (int(e["index"]), str(e.get("field") or ""), str(e.get("code")), str(e.get("message")))
+            (int(index), str(e.get("field") or ""), str(e.get("code")), str(e.get("message")))
             for e in error.errors
-            if isinstance(e.get("index"), int)
+            if isinstance(index := e.get("index"), int)
         ]
         return rejects_at(chunk, self.context.spec, entries)
 
