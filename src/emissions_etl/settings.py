@@ -41,6 +41,7 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="EMISSIONS_", extra="ignore")
 
+    # Any: BaseSettings.__init__'s own **values, passed on whole to it (fields and _env_file...)
     def __init__(self, **values: Any) -> None:
         """Read the environment; a value it cannot use is one ConfigurationError naming it."""
         try:

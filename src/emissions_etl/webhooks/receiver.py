@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any
+from typing import TypeAlias
 
 from emissions_etl.errors import ConfigurationError, ListenPortTakenError
 from emissions_etl.webhooks.deduplication import SeenDeliveries
@@ -27,6 +27,10 @@ from emissions_etl.webhooks.verification import DeliveryRejected, EventVerifier,
 logger = logging.getLogger("emissions_etl.webhooks")
 
 EventSink = Callable[[VerifiedEvent], None]
+#: A request as socketserver hands it on (a TCP server's: its connected socket).
+_Request: TypeAlias = "socket.socket | tuple[bytes, socket.socket]"
+#: A client's address: (host, port) over IPv4, (host, port, flowinfo, scope_id) over IPv6.
+_ClientAddress: TypeAlias = "tuple[str, int] | tuple[str, int, int, int]"
 
 
 class WebhookReceiver:
@@ -154,7 +158,7 @@ class _Server(ThreadingHTTPServer):
         self.server_name = str(self.server_address[0])
         self.server_port = int(self.server_address[1])
 
-    def process_request(self, request: Any, client_address: Any) -> None:
+    def process_request(self, request: _Request, client_address: _ClientAddress) -> None:
         if not self._slots.acquire(blocking=False):
             self.shutdown_request(request)  # full: drop the connection, the sender retries
             return
@@ -164,7 +168,7 @@ class _Server(ThreadingHTTPServer):
             self._slots.release()
             raise
 
-    def process_request_thread(self, request: Any, client_address: Any) -> None:
+    def process_request_thread(self, request: _Request, client_address: _ClientAddress) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
@@ -209,5 +213,5 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Connection", "close")
         self.end_headers()
 
-    def log_message(self, format: str, *args: Any) -> None:
+    def log_message(self, format: str, *args: object) -> None:
         logger.debug("%s " + format, self.address_string(), *args)
