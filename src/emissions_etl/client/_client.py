@@ -7,6 +7,7 @@ every status >= 400, and one method per operation the pipeline uses.
 from __future__ import annotations
 
 import datetime as dt
+import enum
 import ipaddress
 import ssl
 import time
@@ -14,7 +15,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
-from typing import Any
 
 import httpx
 import orjson
@@ -30,8 +30,14 @@ from emissions_etl.client.retry import RetryTransport
 from emissions_etl.errors import ConfigurationError, IngestJobError, TransportError
 from emissions_etl.json_values import JsonObject, JsonValue
 
-# httpx names the type of its default only privately (httpx._client.UseClientDefault).
-_USE_CLIENT_AUTH: Any = httpx.USE_CLIENT_DEFAULT
+
+class _ClientAuth(enum.Enum):
+    """``request``'s default auth: the client's own, sent as httpx's ``USE_CLIENT_DEFAULT``
+    (whose type httpx names only privately, ``httpx._client.UseClientDefault``)."""
+
+    OWN = "own"
+
+
 #: Pages of one list read at once once the first page says how many there are.
 PAGE_READERS = 4
 
@@ -92,7 +98,7 @@ class EmissionsClient:
         params: QueryParams | None = None,
         json: object = None,
         headers: Mapping[str, str] | None = None,
-        auth: httpx.Auth | None = _USE_CLIENT_AUTH,
+        auth: httpx.Auth | None | _ClientAuth = _ClientAuth.OWN,
     ) -> httpx.Response:
         """Send one request; raises TransportError or the ApiStatusError subclass for >= 400.
 
@@ -103,7 +109,12 @@ class EmissionsClient:
             headers = {**(headers or {}), "Content-Type": "application/json"}
         try:
             response = self._http.request(
-                method, path, params=params, content=content, headers=headers, auth=auth
+                method,
+                path,
+                params=params,
+                content=content,
+                headers=headers,
+                auth=httpx.USE_CLIENT_DEFAULT if auth is _ClientAuth.OWN else auth,
             )
         except httpx.TransportError as exc:
             raise TransportError(

@@ -36,7 +36,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import ParamSpec
 from uuid import UUID
 
 from emissions_etl.client._prefect_limits import limit_name
@@ -68,6 +68,9 @@ ASK_WAIT_SECONDS = 0.02
 CLOSE_WAIT_SECONDS = 2.0
 #: How often held rate leases are checked for going back.
 TICK_SECONDS = 0.02
+
+#: What ``_after`` calls ``call`` with.
+_P = ParamSpec("_P")
 
 
 @dataclass(eq=False)
@@ -373,11 +376,12 @@ class PrefectTokenSource:
             self._prefect.give_back(slot.lease_id)
 
 
-def _after(seconds: float, call: Callable[..., None], *args: Any) -> None:
-    """``call(*args)`` now if ``seconds`` has passed, else that much later on a timer thread."""
+def _after(seconds: float, call: Callable[_P, None], *args: _P.args, **kwargs: _P.kwargs) -> None:
+    """``call(*args, **kwargs)`` now if ``seconds`` has passed, else that much later on a timer
+    thread."""
     if seconds <= 0:
-        call(*args)
+        call(*args, **kwargs)
         return
-    timer = threading.Timer(seconds, call, args=args)
+    timer = threading.Timer(seconds, call, args=args, kwargs=kwargs)
     timer.daemon = True
     timer.start()
