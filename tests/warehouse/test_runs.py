@@ -95,3 +95,15 @@ def test_load_run_summary_lists_runs_newest_first(warehouse: Warehouse) -> None:
     assert runs["run_id"].tolist() == [second, first]
     assert runs["outcome"].tolist() == ["succeeded", "running"]
     assert runs["duration_s"].iloc[0] >= 0
+
+
+def test_a_dry_run_records_no_run_to_read_back(warehouse: Warehouse) -> None:
+    with warehouse.writer():
+        pass
+    with warehouse.dry_run() as parts:
+        run_id = parts.runs.start_run("wastes", "a.xlsx", {"dry_run": True})
+        parts.runs.finish_run(run_id, outcome="dry_run", counts={"rows_read": 1})
+        with pytest.raises(KeyError, match="a dry run records none"):
+            parts.runs.run_summary(run_id)
+
+    assert warehouse.query("SELECT count(*) AS n FROM load_runs")["n"].tolist() == [0]

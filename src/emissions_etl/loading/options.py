@@ -3,10 +3,10 @@ version of, and the parameters its run records."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, is_dataclass, replace
 
+from emissions_etl.json_values import JsonObject, JsonValue
 from emissions_etl.loading.file_plan import SheetFate
 from emissions_etl.loading.inbox import source_of_folder
 from emissions_etl.profiles.inputs import ProfileInputs
@@ -63,9 +63,27 @@ def source_name(path: AnyPath, options: LoadOptions) -> str:
 
 def run_parameters(
     path: AnyPath, options: LoadOptions, workbook: Sequence[SheetFate]
-) -> Mapping[str, Any]:
+) -> JsonObject:
     """The run's parameters: the options, and where each sheet of the workbook went."""
-    parameters: dict[str, Any] = {"path": str(path), **asdict(options)}
+    parameters: JsonObject = {"path": str(path), **_option_values(options)}
     if workbook:
-        parameters["workbook"] = [fate.record() for fate in workbook]
+        parameters["workbook"] = [_json_value(fate.record()) for fate in workbook]
     return parameters
+
+
+def _option_values(options: LoadOptions) -> JsonObject:
+    """Every option as JSON, by name: a tuple as a list, the profile inputs as an object, a
+    path as its text."""
+    return {field.name: _json_value(getattr(options, field.name)) for field in fields(options)}
+
+
+def _json_value(value: object) -> JsonValue:
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, tuple | list):
+        return [_json_value(item) for item in value]
+    if isinstance(value, dict):
+        return {str(name): _json_value(item) for name, item in value.items()}
+    if is_dataclass(value) and not isinstance(value, type):
+        return {field.name: _json_value(getattr(value, field.name)) for field in fields(value)}
+    return str(value)

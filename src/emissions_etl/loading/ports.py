@@ -14,7 +14,8 @@ from typing import Any, Protocol
 
 import pandas as pd
 
-from emissions_etl.warehouse import ContentRun, CoverageRule, InventoryRule
+from emissions_etl.json_values import JsonValue
+from emissions_etl.warehouse import ContentRun, CoverageRule, InventoryRule, RunSummary
 
 
 class RunLog(Protocol):
@@ -26,7 +27,7 @@ class RunLog(Protocol):
         self,
         resource: str,
         source: str,
-        parameters: Mapping[str, Any],
+        parameters: Mapping[str, JsonValue],
         *,
         source_name: str | None = None,
         file_sha256: str | None = None,
@@ -42,7 +43,7 @@ class RunLog(Protocol):
         error: str | None = None,
     ) -> None: ...
 
-    def run_summary(self, run_id: str) -> dict[str, Any]: ...
+    def run_summary(self, run_id: str) -> RunSummary: ...
 
     def content_runs(
         self, resource: str, file_sha256: str, source_name: str

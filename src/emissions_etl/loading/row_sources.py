@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Protocol
 
 import pandas as pd
 
 from emissions_etl.domain.table_keys import table_keys
+from emissions_etl.json_values import JsonObject, JsonValue
 from emissions_etl.loading.file_plan import SheetFate
 from emissions_etl.loading.options import LoadOptions, run_parameters, source_name
 from emissions_etl.loading.validated import iter_validated, rejected_rows
@@ -62,7 +63,7 @@ class RowSource(Protocol):
         """The same rows, belonging to the data set ``name``."""
         ...
 
-    def parameters(self) -> Mapping[str, Any]:
+    def parameters(self) -> Mapping[str, JsonValue]:
         """The run's parameters."""
         ...
 
@@ -106,7 +107,7 @@ class FileRows:
     def as_source(self, name: str) -> FileRows:
         return replace(self, options=replace(self.options, source=name))
 
-    def parameters(self) -> Mapping[str, Any]:
+    def parameters(self) -> Mapping[str, JsonValue]:
         return run_parameters(self.path, self.options, self.workbook)
 
     def validated(self) -> Iterator[Validated]:
@@ -147,7 +148,7 @@ class TableRows:
     def as_source(self, name: str) -> TableRows:
         return self  # a table source is its own data set, named by its entry
 
-    def parameters(self) -> Mapping[str, Any]:
+    def parameters(self) -> Mapping[str, JsonValue]:
         return {**self.source.parameters(), "resource": self.spec.name,
                 **_load_knobs(self.options)}  # fmt: skip
 
@@ -161,7 +162,7 @@ class TableRows:
             yield len(batch) + rejected_rows(left_out), result.valid, rejects
 
 
-def _load_knobs(options: LoadOptions) -> dict[str, Any]:
+def _load_knobs(options: LoadOptions) -> JsonObject:
     """The options a table source's run records (a file's sheets and encodings mean nothing)."""
     return {
         "strict": options.strict,

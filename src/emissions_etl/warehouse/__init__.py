@@ -43,7 +43,7 @@ from emissions_etl.warehouse._inventory import (
 )
 from emissions_etl.warehouse._memory import MemorySettings, parse_memory
 from emissions_etl.warehouse._remote_records import REMOTE_COLUMNS
-from emissions_etl.warehouse._runs import COUNT_COLUMNS, OUTCOMES
+from emissions_etl.warehouse._runs import COUNT_COLUMNS, OUTCOMES, RunSummary
 from emissions_etl.warehouse._schema import SCHEMA_VERSION
 from emissions_etl.warehouse._target import WarehouseTarget
 from emissions_etl.warehouse._upkeep import Upkeep
@@ -75,6 +75,7 @@ __all__ = [
     "MemorySettings",
     "ParentRecord",
     "REMOTE_COLUMNS",
+    "RunSummary",
     "SCHEMA_VERSION",
     "Upkeep",
     "WRITER_WAIT_SECONDS",

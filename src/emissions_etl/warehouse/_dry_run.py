@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import duckdb
 import pandas as pd
 
+from emissions_etl.json_values import JsonValue
 from emissions_etl.warehouse._connection import fetch_frame
 from emissions_etl.warehouse._content_runs import ContentRun, content_runs
 from emissions_etl.warehouse._coverage import CoverageRule
@@ -25,6 +25,7 @@ from emissions_etl.warehouse._inventory import InventoryRule
 from emissions_etl.warehouse._mappings import WarehouseMappings
 from emissions_etl.warehouse._pending import WarehousePendingMarks
 from emissions_etl.warehouse._remote_records import WarehouseRemoteRecords
+from emissions_etl.warehouse._runs import RunSummary
 
 #: The temporary table of the keys a dry run read.
 SEEN = "_dry_run_keys"
@@ -45,7 +46,7 @@ class DryRunLog:
         self,
         resource: str,
         source: str,
-        parameters: Mapping[str, Any],
+        parameters: Mapping[str, JsonValue],
         *,
         source_name: str | None = None,
         file_sha256: str | None = None,
@@ -63,8 +64,9 @@ class DryRunLog:
     ) -> None:
         return None
 
-    def run_summary(self, run_id: str) -> dict[str, Any]:
-        return {}
+    def run_summary(self, run_id: str) -> RunSummary:
+        """A dry run's run is never recorded: KeyError, as for any run the warehouse lacks."""
+        raise KeyError(f"no load run {run_id}: a dry run records none")
 
     def content_runs(self, resource: str, file_sha256: str, source_name: str) -> list[ContentRun]:
         return content_runs(self._con, self._organization_id, resource, file_sha256, source_name)

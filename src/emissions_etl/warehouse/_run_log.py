@@ -7,12 +7,12 @@ The run row's statements are ``_runs``'; frames land through Arrow (``_delete_in
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import duckdb
 import pandas as pd
 
 from emissions_etl.domain.rejects import REJECT_COLUMNS
+from emissions_etl.json_values import JsonValue
 from emissions_etl.warehouse import _runs
 from emissions_etl.warehouse._conflicts import retrying
 from emissions_etl.warehouse._content_runs import ContentRun, content_runs
@@ -24,6 +24,7 @@ from emissions_etl.warehouse._delete_insert import (
     staged,
 )
 from emissions_etl.warehouse._resting import within_budget
+from emissions_etl.warehouse._runs import RunSummary
 
 #: Origin columns of a canonical frame (sources: file, sheet, 1-based row, and a table source
 #: row's key); not imported from ``sources``, whose package brings every reader with it.
@@ -55,7 +56,7 @@ class WarehouseRunLog:
         self,
         resource: str,
         source: str,
-        parameters: Mapping[str, Any],
+        parameters: Mapping[str, JsonValue],
         *,
         source_name: str | None = None,
         file_sha256: str | None = None,
@@ -87,8 +88,8 @@ class WarehouseRunLog:
             self._con, run_id, outcome=outcome, counts=counts, co2e_kg=co2e_kg, error=error
         )
 
-    def run_summary(self, run_id: str) -> dict[str, Any]:
-        """The run row as a dict (KeyError for an unknown run)."""
+    def run_summary(self, run_id: str) -> RunSummary:
+        """The run row (KeyError for an unknown run)."""
         return _runs.run_summary(self._con, run_id)
 
     @retrying

@@ -5,15 +5,17 @@ A run row is a single INSERT and a single UPDATE; frames never go through here.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import socket
 import uuid
 from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict
 
 import duckdb
 
+from emissions_etl.json_values import JsonObject, JsonValue
 from emissions_etl.scrubbing import scrub
 
 #: Outcomes a run may end with (``running`` while it is under way).
@@ -38,11 +40,39 @@ COUNT_COLUMNS = (
 )
 
 
+class RunSummary(TypedDict):
+    """A run row as ``run_summary`` reads it back: a column of ``load_runs`` per key, its
+    ``parameters`` and ``counts`` parsed from JSON (None: a running run's counts)."""
+
+    run_id: str
+    resource: str
+    source: str
+    parameters: JsonObject | None
+    started_at: dt.datetime
+    finished_at: dt.datetime | None
+    outcome: str
+    rows_read: int | None
+    rows_rejected: int | None
+    rows_unchanged: int | None
+    rows_sent: int | None
+    rows_loaded: int | None
+    rows_deleted: int | None
+    rows_failed: int | None
+    rows_recovered: int | None
+    counts: JsonObject | None
+    co2e_kg: float | None
+    error: str | None
+    source_name: str | None
+    organization_id: str | None
+    runner: str | None
+    file_sha256: str | None
+
+
 def start_run(
     con: duckdb.DuckDBPyConnection,
     resource: str,
     source: str,
-    parameters: Mapping[str, Any],
+    parameters: Mapping[str, JsonValue],
     *,
     source_name: str | None = None,
     organization_id: str | None = None,
@@ -61,7 +91,7 @@ def start_run(
             source_name,
             organization_id,
             RUNNER,
-            json.dumps(dict(parameters), default=str, sort_keys=True),
+            json.dumps(dict(parameters), sort_keys=True),
             file_sha256,
         ],
     )
@@ -98,18 +128,51 @@ def finish_run(
     )
 
 
-def run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, Any]:
-    """The run row as a dict; ``parameters`` and ``counts`` parsed from JSON."""
-    cursor = con.execute("SELECT * FROM load_runs WHERE run_id = ?", [run_id])
-    row = cursor.fetchone()
+def run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> RunSummary:
+    """The run row; ``parameters`` and ``counts`` parsed from JSON."""
+    row = con.execute(
+        f"SELECT {', '.join(RunSummary.__annotations__)} FROM load_runs WHERE run_id = ?",
+        [run_id],
+    ).fetchone()
     if row is None:
         raise KeyError(f"no load run {run_id}")
-    names = [column[0] for column in cursor.description or ()]
-    summary = dict(zip(names, row, strict=True))
-    for name in ("parameters", "counts"):
-        if summary[name] is not None:
-            summary[name] = json.loads(summary[name])
-    return summary
+    (run_id, resource, source, parameters, started_at, finished_at, outcome,
+     read, rejected, unchanged, sent, loaded, deleted, failed, recovered,
+     counts, co2e_kg, error, source_name, organization_id, runner, file_sha256) = row  # fmt: skip
+    return RunSummary(
+        run_id=run_id,
+        resource=resource,
+        source=source,
+        parameters=_json_object(parameters),
+        started_at=started_at,
+        finished_at=finished_at,
+        outcome=outcome,
+        rows_read=read,
+        rows_rejected=rejected,
+        rows_unchanged=unchanged,
+        rows_sent=sent,
+        rows_loaded=loaded,
+        rows_deleted=deleted,
+        rows_failed=failed,
+        rows_recovered=recovered,
+        counts=_json_object(counts),
+        co2e_kg=co2e_kg,
+        error=error,
+        source_name=source_name,
+        organization_id=organization_id,
+        runner=runner,
+        file_sha256=file_sha256,
+    )
+
+
+def _json_object(text: str | None) -> JsonObject | None:
+    """A JSON column's object (None: NULL)."""
+    if text is None:
+        return None
+    value: JsonValue = json.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a JSON object in load_runs, got {type(value).__name__}")
+    return value
 
 
 def _count(counts: Mapping[str, int], name: str) -> int:
@@ -124,7 +187,7 @@ def mark_interrupted(con: duckdb.DuckDBPyConnection, *, exclusive: bool = True) 
     when it started more than ``STALE_AFTER_HOURS`` ago (a load takes minutes).
     """
     where = "outcome = 'running'"
-    params: list[Any] = []
+    params: list[list[str]] = []
     if not exclusive:
         ours = [f"{HOST}:{pid}" for pid in _dead_pids(con)]
         where += (
