@@ -9,12 +9,12 @@ import functools
 import random
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import ParamSpec, TypeVar
 
 import duckdb
 
 T = TypeVar("T")
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
 
 #: Tries of one operation, and the first pause (doubled each time, with jitter).
 ATTEMPTS = 8
@@ -42,11 +42,11 @@ def retried_on_conflict(
     raise AssertionError("unreachable")  # the loop returns or raises
 
 
-def retrying(method: F) -> F:
+def retrying(method: Callable[P, T]) -> Callable[P, T]:
     """A writer method run again on a conflict (see ``retried_on_conflict``)."""
 
     @functools.wraps(method)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
         return retried_on_conflict(lambda: method(*args, **kwargs))
 
-    return cast(F, wrapper)
+    return wrapper

@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import Any
 
 import duckdb
 import pandas as pd
@@ -82,7 +81,7 @@ def delete_insert(
     frame: pd.DataFrame,
     key: str,
     select: str,
-    params: Sequence[Any] = (),
+    params: Sequence[object] = (),
 ) -> None:
     """Replace ``table``'s rows of ``organization_id``'s ``resource`` whose ``key`` is in
     ``frame``; last duplicate wins.

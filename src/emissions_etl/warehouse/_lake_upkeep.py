@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import NamedTuple
 
 import duckdb
 
@@ -47,6 +47,21 @@ class LakeFigures:
             f"{counted(self.snapshots, 'snapshot')}, {counted(self.files, 'file')} read "
             f"({megabytes(self.bytes)}), {counted(self.unneeded, 'file')} no snapshot needs"
         )
+
+
+class TableFlush(NamedTuple):
+    """A table's inlined rows ``ducklake_flush_inlined_data`` wrote to a file."""
+
+    table: str
+    rows: int
+
+
+class FilesWork(NamedTuple):
+    """A table's files a merge or a rewrite read, and those it wrote."""
+
+    table: str
+    processed: int
+    created: int
 
 
 #: The steps of a lake's upkeep, in order, as ``step`` is told them.
@@ -80,8 +95,8 @@ def maintain_lake(
         "SELECT table_name, files_processed, files_created FROM ducklake_merge_adjacent_files(?)",
     )
     upkeep.done.append(
-        f"adjacent files merged: {sum(row[1] for row in merged):,} into "
-        f"{sum(row[2] for row in merged):,}"
+        f"adjacent files merged: {sum(row.processed for row in merged):,} into "
+        f"{sum(row.created for row in merged):,}"
     )
     step(3, len(LAKE_STEPS), LAKE_STEPS[2])
     rewritten = _call(
@@ -89,7 +104,7 @@ def maintain_lake(
         "SELECT table_name, files_processed, files_created FROM ducklake_rewrite_data_files(?)",
     )
     upkeep.done.append(
-        f"files with many deleted rows rewritten: {sum(row[1] for row in rewritten):,}"
+        f"files with many deleted rows rewritten: {sum(row.processed for row in rewritten):,}"
     )
     step(4, len(LAKE_STEPS), LAKE_STEPS[3])
     upkeep.done.append(_expire(con, retention_days))
@@ -99,12 +114,14 @@ def maintain_lake(
     return upkeep
 
 
-def _call(con: duckdb.DuckDBPyConnection, sql: str) -> list[tuple[Any, ...]]:
-    """A DuckLake function over the lake, tried again when it conflicts with a load."""
-    return retried_on_conflict(lambda: con.execute(sql, [LAKE_ALIAS]).fetchall())
+def _call(con: duckdb.DuckDBPyConnection, sql: str) -> list[FilesWork]:
+    """A DuckLake function over the lake, tried again when it conflicts with a load: its
+    (table, files processed, files created) rows."""
+    rows = retried_on_conflict(lambda: con.execute(sql, [LAKE_ALIAS]).fetchall())
+    return [FilesWork(str(table), int(read), int(wrote)) for table, read, wrote in rows]
 
 
-def _flush_inlined(con: duckdb.DuckDBPyConnection) -> list[tuple[Any, ...]]:
+def _flush_inlined(con: duckdb.DuckDBPyConnection) -> list[TableFlush]:
     """Flush to a file the rows inlined in the catalog of each table that holds at least
     ``INLINED_ROWS`` of them (live or deleted): a night's small loads stay in the catalog until
     they make a file's worth, and the small tables (runs, views, rules) never become files."""
@@ -113,7 +130,7 @@ def _flush_inlined(con: duckdb.DuckDBPyConnection) -> list[tuple[Any, ...]]:
         f"SELECT t.table_name, i.table_name FROM {metadata}.ducklake_inlined_data_tables AS i "
         f"JOIN {metadata}.ducklake_table AS t USING (table_id) WHERE t.end_snapshot IS NULL"
     ).fetchall()
-    flushed: list[tuple[Any, ...]] = []
+    flushed: list[TableFlush] = []
     for table, rows_table in inlined:
         [(rows,)] = con.execute(f"SELECT count(*) FROM {metadata}.{rows_table}").fetchall()
         if rows >= INLINED_ROWS:
@@ -121,13 +138,14 @@ def _flush_inlined(con: duckdb.DuckDBPyConnection) -> list[tuple[Any, ...]]:
     return flushed
 
 
-def _flush_table(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[Any, ...]]:
-    return retried_on_conflict(
+def _flush_table(con: duckdb.DuckDBPyConnection, table: str) -> list[TableFlush]:
+    rows = retried_on_conflict(
         lambda: con.execute(
             "SELECT table_name, rows_flushed FROM ducklake_flush_inlined_data(?, table_name => ?)",
             [LAKE_ALIAS, table],
         ).fetchall()
     )
+    return [TableFlush(str(name), int(flushed)) for name, flushed in rows]
 
 
 def _expire(con: duckdb.DuckDBPyConnection, retention_days: int) -> str:
@@ -166,9 +184,9 @@ def _delete_unneeded(con: duckdb.DuckDBPyConnection, grace: dt.timedelta) -> str
     """Delete the files no snapshot needs (and files of the data folder the catalog does not
     know) that have waited ``grace``; says how many, and how many wait."""
     older_than = dt.datetime.now(dt.UTC) - grace
-    deleted = _deleted_paths(con, "ducklake_cleanup_old_files", older_than)
-    orphans = _deleted_paths(con, "ducklake_delete_orphaned_files", older_than)
-    waiting = len(_unneeded(con))
+    deleted = _deleted_files(con, "ducklake_cleanup_old_files", older_than)
+    orphans = _deleted_files(con, "ducklake_delete_orphaned_files", older_than)
+    waiting = _unneeded(con)
     wait = (
         f"; {counted(waiting, 'file')} no snapshot needs wait {grace.total_seconds() / 60:.0f} "
         "min before they go (a load or a report running now may read them): the next upkeep "
@@ -177,26 +195,28 @@ def _delete_unneeded(con: duckdb.DuckDBPyConnection, grace: dt.timedelta) -> str
         else ""
     )
     return (
-        f"files deleted: {len(deleted):,} no snapshot needed, {len(orphans):,} the catalog "
-        f"did not know{wait}"
+        f"files deleted: {deleted:,} no snapshot needed, {orphans:,} the catalog did not know{wait}"
     )
 
 
-def _deleted_paths(
-    con: duckdb.DuckDBPyConnection, function: str, older_than: dt.datetime
-) -> Sequence[tuple[Any, ...]]:
-    return retried_on_conflict(
+def _deleted_files(con: duckdb.DuckDBPyConnection, function: str, older_than: dt.datetime) -> int:
+    """How many files ``function`` deleted (a row per file)."""
+    deleted = retried_on_conflict(
         lambda: con.execute(
             f"SELECT * FROM {function}(?, older_than => ?)", [LAKE_ALIAS, older_than]
         ).fetchall()
     )
+    return len(deleted)
 
 
-def _unneeded(con: duckdb.DuckDBPyConnection) -> list[tuple[Any, ...]]:
-    return con.execute(
-        "SELECT * FROM ducklake_cleanup_old_files(?, dry_run => true, cleanup_all => true)",
-        [LAKE_ALIAS],
-    ).fetchall()
+def _unneeded(con: duckdb.DuckDBPyConnection) -> int:
+    """How many files no snapshot needs (a row per file)."""
+    return len(
+        con.execute(
+            "SELECT * FROM ducklake_cleanup_old_files(?, dry_run => true, cleanup_all => true)",
+            [LAKE_ALIAS],
+        ).fetchall()
+    )
 
 
 def _lake_figures(con: duckdb.DuckDBPyConnection) -> LakeFigures:
@@ -208,12 +228,12 @@ def _lake_figures(con: duckdb.DuckDBPyConnection) -> LakeFigures:
         "coalesce(sum(file_size_bytes + delete_file_size_bytes), 0) FROM ducklake_table_info(?)",
         [LAKE_ALIAS],
     ).fetchall()
-    return LakeFigures(int(snapshots), int(files), int(size), len(_unneeded(con)))
+    return LakeFigures(int(snapshots), int(files), int(size), _unneeded(con))
 
 
-def _per_table(rows: Sequence[tuple[Any, ...]]) -> str:
-    total = sum(int(row[1]) for row in rows)
-    tables = ", ".join(f"{table} {int(count):,}" for table, count in rows if count)
+def _per_table(flushed: Sequence[TableFlush]) -> str:
+    total = sum(flush.rows for flush in flushed)
+    tables = ", ".join(f"{flush.table} {flush.rows:,}" for flush in flushed if flush.rows)
     return f"{total:,}" + (f" ({tables})" if tables else "")
 
 

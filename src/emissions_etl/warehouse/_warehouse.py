@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import pandas as pd
@@ -280,7 +279,7 @@ class Warehouse:
         except duckdb.Error as error:
             raise warehouse_error(self.target, error, self.memory) from error
 
-    def query(self, sql: str, params: Sequence[Any] = ()) -> pd.DataFrame:
+    def query(self, sql: str, params: Sequence[object] = ()) -> pd.DataFrame:
         """Run ``sql`` read-only and return its rows (timestamps in UTC).
 
         Inside ``writer()`` it reads through the writer's connection (DuckDB lets one process
@@ -291,7 +290,7 @@ class Warehouse:
             return fetch_frame(con.execute(sql, list(params)))
 
     def stream(
-        self, sql: str, params: Sequence[Any] = (), *, vectors: int = STREAM_VECTORS
+        self, sql: str, params: Sequence[object] = (), *, vectors: int = STREAM_VECTORS
     ) -> Iterator[pd.DataFrame]:
         """The rows of read-only ``sql`` as ``query`` gives them, ``vectors`` x 2,048 at a
         time: a result of any size, never held whole. The first frame carries the columns
