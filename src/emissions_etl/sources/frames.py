@@ -6,11 +6,11 @@ Every reader ends here, so origin columns and empty-row handling are the same fo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from emissions_etl.sources.cell_values import CellValue
 from emissions_etl.sources.headers import HeaderMatch
 
 #: Origin columns added to every batch (file name, sheet name or "", row as the file shows it).
@@ -29,7 +29,7 @@ def carried_origin(frame: pd.DataFrame) -> list[str]:
 
 
 def build_batch(
-    rows: Sequence[Sequence[Any]] | pd.DataFrame,
+    rows: Sequence[Sequence[CellValue]] | pd.DataFrame,
     row_numbers: np.ndarray,
     header: HeaderMatch,
     *,
@@ -62,7 +62,7 @@ def build_batch(
     return frame
 
 
-def _fit(rows: Sequence[Sequence[Any]], width: int) -> Sequence[Sequence[Any]]:
+def _fit(rows: Sequence[Sequence[CellValue]], width: int) -> Sequence[Sequence[CellValue]]:
     """Rows cut or padded to the header's width (csv rows may be ragged)."""
     if all(len(row) == width for row in rows):
         return rows

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from emissions_etl.errors import DuplicateColumnError, SourceTooLargeError
+from emissions_etl.sources.cell_values import CellValue
 from emissions_etl.sources.limits import MAX_HEADER_CHARS, column_letters
 
 #: How far down a sheet the header row is looked for.
@@ -20,7 +20,7 @@ HEADER_SEARCH_ROWS = 30
 _IGNORED = re.compile(r"[\s_\-.]+")
 
 
-def normalise_header(text: Any) -> str:
+def normalise_header(text: CellValue) -> str:
     """Lowercase without spaces, underscores, hyphens or dots: ``Start-Date`` -> ``startdate``."""
     if text is None:
         return ""
@@ -56,11 +56,11 @@ class ColumnNamer:
             self._lookup.setdefault(normalise_header(alias), canonical)
         self.required = list(required_columns) if required_columns is not None else None
 
-    def canonical(self, header: Any) -> str | None:
+    def canonical(self, header: CellValue) -> str | None:
         """The canonical column a header cell stands for, or None."""
         return self._lookup.get(normalise_header(header))
 
-    def is_header(self, cells: Sequence[Any]) -> bool:
+    def is_header(self, cells: Sequence[CellValue]) -> bool:
         """A row is the header when it names every required column (or, without a required
         list, at least half of the expected ones)."""
         found = {self.canonical(cell) for cell in cells} - {None}
@@ -78,7 +78,7 @@ class ColumnNamer:
     def name_row(
         self,
         index: int,
-        cells: Sequence[Any],
+        cells: Sequence[CellValue],
         *,
         source: str = "",
         where: str = "",
@@ -127,7 +127,7 @@ class ColumnNamer:
         return HeaderMatch(index, tuple(names), originals)
 
 
-def locate_header(rows: Sequence[Sequence[Any]], namer: ColumnNamer) -> int | None:
+def locate_header(rows: Sequence[Sequence[CellValue]], namer: ColumnNamer) -> int | None:
     """Index of the first of ``rows`` (within the search window) that is a header."""
     for index, cells in enumerate(rows[:HEADER_SEARCH_ROWS]):
         if namer.is_header(cells):
@@ -136,7 +136,7 @@ def locate_header(rows: Sequence[Sequence[Any]], namer: ColumnNamer) -> int | No
 
 
 def find_header(
-    rows: Sequence[Sequence[Any]],
+    rows: Sequence[Sequence[CellValue]],
     namer: ColumnNamer,
     *,
     source: str = "",

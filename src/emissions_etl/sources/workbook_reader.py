@@ -13,17 +13,18 @@ the caps is refused before calamine loads it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 import numpy as np
 import pandas as pd
 from python_calamine import CalamineError, CalamineSheet, CalamineWorkbook, SheetVisibleEnum
 
 from emissions_etl.errors import CorruptSourceError, SheetNotFoundError, UnsupportedSourceError
+from emissions_etl.sources.cell_values import CellValue, WorkbookValue
 from emissions_etl.sources.formats import CALAMINE_SUFFIXES, SourceFormat, detect_format
 from emissions_etl.sources.frames import build_batch
 from emissions_etl.sources.headers import HEADER_SEARCH_ROWS, ColumnNamer, HeaderMatch, find_header
@@ -37,6 +38,17 @@ from emissions_etl.sources.xlsx_package import inspect_xlsx
 
 #: A sheet opened for reading: calamine's sheet, its header, its error cells, its merges.
 OpenedSheet = tuple[CalamineSheet, HeaderMatch, ErrorCells, list[Merge]]
+
+
+class _Cells(Protocol):
+    """A row's cells, as the error cells' texts are put in them: a workbook's batch row, or a
+    row padded from column A."""
+
+    def __len__(self) -> int: ...
+
+    def __setitem__(self, index: int, value: str, /) -> None: ...
+
+    def extend(self, values: Iterable[str], /) -> None: ...
 
 
 def open_workbook(
@@ -186,7 +198,7 @@ def _read_sheet(
         for (r0, c0), (r1, c1) in merged
         if r1 > header.index
     ]
-    anchors: dict[Merge, Any] = {}
+    anchors: dict[Merge, WorkbookValue] = {}
     rows = sheet.iter_rows()
     for _ in islice(rows, header.index + 1):
         pass
@@ -201,7 +213,9 @@ def _read_sheet(
         start += len(batch)
 
 
-def _show_errors(batch: list[list[Any]], start: int, first_column: int, errors: ErrorCells) -> None:
+def _show_errors(
+    batch: Sequence[_Cells], start: int, first_column: int, errors: ErrorCells
+) -> None:
     """Put in each error cell the error it shows, where calamine left it empty (or, in an
     .ods, the 0 stored under it); a row calamine cut short of the cell is padded to it."""
     for row, column, error in errors.between(start, start + len(batch)):
@@ -214,7 +228,7 @@ def _show_errors(batch: list[list[Any]], start: int, first_column: int, errors: 
         cells[position] = error
 
 
-def iter_sheet_rows(path: Path) -> Iterator[tuple[str, list[Any]]]:
+def iter_sheet_rows(path: Path) -> Iterator[tuple[str, list[CellValue]]]:
     """(sheet name, cells) for every row of every visible sheet, each cell in its column from
     A and error cells as the error they show: the workbook's values, for a copy of it. The
     package is checked as ``read_workbook`` checks it (an InputError, never a crash)."""
@@ -228,7 +242,7 @@ def iter_sheet_rows(path: Path) -> Iterator[tuple[str, list[Any]]]:
             sheet = workbook.get_sheet_by_name(meta.name)
             first_column = sheet.start[1] if sheet.start else 0
             for index, cells in enumerate(sheet.iter_rows()):
-                row = [None] * first_column + list(cells)
+                row: list[CellValue] = [None] * first_column + list(cells)
                 _show_errors([row], index, 0, errors)
                 yield meta.name, row
     finally:
@@ -236,7 +250,10 @@ def iter_sheet_rows(path: Path) -> Iterator[tuple[str, list[Any]]]:
 
 
 def _fill_merged(
-    batch: list[list[Any]], start: int, merges: list[Merge], anchors: dict[Merge, Any]
+    batch: list[list[WorkbookValue]],
+    start: int,
+    merges: list[Merge],
+    anchors: dict[Merge, WorkbookValue],
 ) -> None:
     """Give every cell of a merged range its top-left value (Excel shows it that way)."""
     end = start + len(batch)
