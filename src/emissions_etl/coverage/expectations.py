@@ -30,7 +30,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from emissions_etl.errors import InputError
 from emissions_etl.warehouse import CADENCES, ESTIMATES, Expectation
@@ -38,6 +38,16 @@ from emissions_etl.warehouse import CADENCES, ESTIMATES, Expectation
 #: What a resource, an entity or the whole file may say.
 SAID = ("cadence", "expected", "from", "until", "estimate")
 _MONTH = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$")
+
+
+class _Said(TypedDict):
+    """The fields of an ``Expectation`` a table says, checked."""
+
+    cadence: str | None
+    estimate: str | None
+    expected: bool | None
+    expected_from: dt.date | None
+    expected_until: dt.date | None
 
 
 def read_expectations(path: Path) -> tuple[Expectation, ...]:
@@ -55,7 +65,7 @@ def read_expectations(path: Path) -> tuple[Expectation, ...]:
         raise InputError(str(path), str(error)) from None
 
 
-def parse_expectations(document: Mapping[str, Any]) -> tuple[Expectation, ...]:
+def parse_expectations(document: Mapping[str, object]) -> tuple[Expectation, ...]:
     """The expectations of a parsed file; ValueError saying what is wrong."""
     from emissions_etl.resources import RESOURCES  # its schemas: only when a file is read
 
@@ -78,12 +88,13 @@ def parse_expectations(document: Mapping[str, Any]) -> tuple[Expectation, ...]:
     return tuple(found)
 
 
-def _resource(resource: str, table: Mapping[str, Any]) -> list[Expectation]:
+def _resource(resource: str, table: Mapping[str, object]) -> list[Expectation]:
     """The resource's own expectation, then each of its entities'."""
-    entities = table.get("entities", {})
+    given = table.get("entities", {})
     _only(table, (*SAID, "entities"), f"[{resource}]")
-    if not isinstance(entities, dict):
+    if not isinstance(given, dict):
         raise ValueError(f"[{resource}] entities: give a table of entities by name")
+    entities: Mapping[str, object] = given  # a TOML table's keys are texts
     from emissions_etl.resources import RESOURCES
 
     spec = RESOURCES[resource].coverage
@@ -107,13 +118,11 @@ def _resource(resource: str, table: Mapping[str, Any]) -> list[Expectation]:
     return found
 
 
-def _said(table: Mapping[str, Any], where: str) -> dict[str, Any]:
+def _said(table: Mapping[str, object], where: str) -> _Said:
     """The fields of an ``Expectation`` a table says (checked)."""
-    cadence, estimate, expected = table.get("cadence"), table.get("estimate"), table.get("expected")
-    if cadence is not None and cadence not in CADENCES:
-        raise ValueError(f"{where} cadence = {cadence!r}: use one of {', '.join(CADENCES)}")
-    if estimate is not None and estimate not in ESTIMATES:
-        raise ValueError(f"{where} estimate = {estimate!r}: use one of {', '.join(ESTIMATES)}")
+    cadence = _one_of(table.get("cadence"), CADENCES, f"{where} cadence")
+    estimate = _one_of(table.get("estimate"), ESTIMATES, f"{where} estimate")
+    expected = table.get("expected")
     if expected is not None and not isinstance(expected, bool):
         raise ValueError(f"{where} expected = {expected!r}: give true or false")
     first, last = (_month(table.get(key), f"{where} {key}") for key in ("from", "until"))
@@ -121,6 +130,13 @@ def _said(table: Mapping[str, Any], where: str) -> dict[str, Any]:
         raise ValueError(f"{where}: until {last:%Y-%m} is before from {first:%Y-%m}")
     return {"cadence": cadence, "estimate": estimate, "expected": expected,
             "expected_from": first, "expected_until": last}  # fmt: skip
+
+
+def _one_of(value: object, choices: tuple[str, ...], where: str) -> str | None:
+    """``value``, one of ``choices`` (None: not said)."""
+    if value is not None and (not isinstance(value, str) or value not in choices):
+        raise ValueError(f"{where} = {value!r}: use one of {', '.join(choices)}")
+    return value
 
 
 def _month(value: object, where: str) -> dt.date | None:
@@ -138,7 +154,7 @@ def _month(value: object, where: str) -> dt.date | None:
     return dt.date(year, month, 1)
 
 
-def _only(table: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
+def _only(table: Mapping[str, object], allowed: tuple[str, ...], where: str) -> None:
     unknown = [key for key in table if key not in allowed]
     if unknown:
         raise ValueError(f"{where}: unknown key {unknown[0]!r}; use {', '.join(allowed)}")

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Any
 
 from emissions_etl.profiles.inputs import ProfileInputs
 
@@ -121,7 +120,7 @@ def all_profiles() -> Mapping[str, Profile]:
     one export feeding two resources is described once.
     """
     folder = resources.files(__package__)
-    data = {
+    data: dict[str, Mapping[str, object]] = {
         name: tomllib.loads((folder / f"{name}.toml").read_text(encoding="utf-8"))
         for name in _declaration_names()
     }
@@ -129,10 +128,17 @@ def all_profiles() -> Mapping[str, Profile]:
     for name, declaration in data.items():
         layout = declaration.get("layout")
         if layout is not None:
-            if layout not in data or "source" not in data[layout] or "source" in declaration:
+            if (
+                not isinstance(layout, str)
+                or layout not in data
+                or "source" not in data[layout]
+                or "source" in declaration
+            ):
                 raise ValueError(f"{name}.toml: layout {layout!r} names no profile's [source]")
-            declaration = {**declaration, "source": data[layout]["source"]}
-            declaration.pop("layout")
+            declaration = {
+                **{key: value for key, value in declaration.items() if key != "layout"},
+                "source": data[layout]["source"],
+            }
         profile = parse_profile(declaration, where=f"{name}.toml")
         found[profile.name] = profile
     return MappingProxyType(found)
@@ -147,16 +153,17 @@ def profile_named(name: str) -> Profile:
         raise ValueError(f"unknown profile {name!r}; known: {known}") from None
 
 
-def parse_profile(data: Mapping[str, Any], *, where: str) -> Profile:
+def parse_profile(data: Mapping[str, object], *, where: str) -> Profile:
     """A profile from its TOML table; ValueError naming ``where`` and the mistake."""
     _no_unknown(data, _TOP_KEYS, where)
     for key in ("name", "resource", "description", "source", "columns"):
         if key not in data:
             raise ValueError(f"{where}: {key!r} is missing")
-    sources = tuple(_source(key, spec, where) for key, spec in data["source"].items())
+    declared = _table(data["source"], f"{where} [source]")
+    sources = tuple(_source(key, spec, where) for key, spec in declared.items())
     keys = {source.key for source in sources}
     rules: list[ColumnRule] = []
-    for column, spec in data["columns"].items():
+    for column, spec in _table(data["columns"], f"{where} [columns]").items():
         rule = _rule(column, spec, f"{where} [columns.{column}]")
         missing = [key for key in rule.sources if key not in keys]
         if missing:
@@ -176,21 +183,24 @@ def parse_profile(data: Mapping[str, Any], *, where: str) -> Profile:
     )
 
 
-def _source(key: str, spec: Mapping[str, Any], where: str) -> SourceColumn:
-    _no_unknown(spec, _SOURCE_KEYS, f"{where} [source.{key}]")
+def _source(key: str, declared: object, where: str) -> SourceColumn:
+    where = f"{where} [source.{key}]"
+    spec = _table(declared, where)
+    _no_unknown(spec, _SOURCE_KEYS, where)
     return SourceColumn(
         key=key,
-        headers=tuple(str(h) for h in spec.get("headers", ())),
+        headers=_texts(spec.get("headers", ()), f"{where} headers"),
         required=bool(spec.get("required", False)),
         meaning=str(spec.get("meaning", "")),
         example=str(spec.get("example", "")),
     )
 
 
-def _rule(column: str, spec: Mapping[str, Any], where: str) -> ColumnRule:
+def _rule(column: str, declared: object, where: str) -> ColumnRule:
+    spec = _table(declared, where)
     _no_unknown(spec, _RULE_KEYS, where)
     given = spec.get("from", ())
-    sources = (given,) if isinstance(given, str) else tuple(given)
+    sources = (given,) if isinstance(given, str) else _texts(given, f"{where} from")
     if bool(sources) == ("value" in spec):
         raise ValueError(f"{where}: give either 'from' or 'value'")
     if spec.get("map") and len(sources) != 1:
@@ -201,25 +211,50 @@ def _rule(column: str, spec: Mapping[str, Any], where: str) -> ColumnRule:
     for key in ("extend", "default_input"):
         if key in spec and spec[key] not in ProfileInputs.names():
             raise ValueError(f"{where}: {key} names no user input ({spec[key]!r})")
-    when = {str(k): tuple(str(v) for v in values) for k, values in spec.get("when", {}).items()}
+    when = {
+        str(k): _texts(values, f"{where} when.{k}")
+        for k, values in _table(spec.get("when", {}), f"{where} when").items()
+    }
     return ColumnRule(
         column=column,
         sources=sources,
         separator=str(spec.get("separator", "-")),
         value=None if "value" not in spec else str(spec["value"]),
-        map=spec.get("map"),
-        take=spec.get("take"),
+        map=_text(spec, "map", where),
+        take=_text(spec, "take", where),
         unknown=unknown,
-        extend=spec.get("extend"),
-        default=spec.get("default"),
-        default_input=spec.get("default_input"),
+        extend=_text(spec, "extend", where),
+        default=_text(spec, "default", where),
+        default_input=_text(spec, "default_input", where),
         when=MappingProxyType(when),
-        if_empty=spec.get("if_empty"),
-        label=spec.get("label"),
+        if_empty=_text(spec, "if_empty", where),
+        label=_text(spec, "label", where),
     )
 
 
-def _no_unknown(data: Mapping[str, Any], allowed: set[str], where: str) -> None:
+def _table(value: object, where: str) -> Mapping[str, object]:
+    """``value`` as the TOML table ``where`` declares; ValueError when it is not one."""
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where}: expected a table, got {value!r}")
+    return value
+
+
+def _texts(value: object, where: str) -> tuple[str, ...]:
+    """The texts of the TOML array ``value`` (each item as its text)."""
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"{where}: expected a list, got {value!r}")
+    return tuple(str(item) for item in value)
+
+
+def _text(spec: Mapping[str, object], key: str, where: str) -> str | None:
+    """The text ``spec`` gives ``key`` (None: not given)."""
+    value = spec.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{where}: {key} is a text, not {value!r}")
+    return value
+
+
+def _no_unknown(data: Mapping[str, object], allowed: set[str], where: str) -> None:
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise ValueError(f"{where}: unknown key {unknown[0]!r}")
