@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 import duckdb
 
 from emissions_etl.errors import TableSourceError
+from emissions_etl.json_values import JsonObject, JsonValue
 from emissions_etl.tables.attachments import Attachment
 
 _GLOB = re.compile(r"[*?\[{]")
@@ -62,7 +63,7 @@ class TableSource:
     def key_text(self) -> str:
         return ",".join(self.key)
 
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self) -> JsonObject:
         """What a run records of it: never a password (``Attachment.described``)."""
         return {
             "query": self.query,
@@ -82,21 +83,26 @@ def first_table(query: str) -> str | None:
             ).fetchall()
     except duckdb.Error:
         return None
-    tree = json.loads(serialized)
-    if tree.get("error") or not tree.get("statements"):
+    tree: JsonValue = json.loads(serialized)
+    if not isinstance(tree, dict) or tree.get("error"):
         return None
-    return _first_table(tree["statements"][0])
+    statements = tree.get("statements")
+    if not isinstance(statements, list) or not statements:
+        return None
+    return _first_table(statements[0])
 
 
-def _first_table(node: Any) -> str | None:
+def _first_table(node: JsonValue) -> str | None:
+    children: Iterable[JsonValue]
     if isinstance(node, dict):
         if node.get("type") == "BASE_TABLE" and node.get("table_name"):
             return str(node["table_name"])
         if node.get("type") == "TABLE_FUNCTION":
-            path = _first_text(node.get("function", {}).get("children", []))
+            function = node.get("function")
+            path = _first_text(function.get("children") if isinstance(function, dict) else None)
             if path:
                 return _named_by_path(path)
-        children: Any = node.values()
+        children = node.values()
     elif isinstance(node, list):
         children = node
     else:
@@ -108,9 +114,10 @@ def _first_table(node: Any) -> str | None:
     return None
 
 
-def _first_text(children: list[Any]) -> str | None:
-    for child in children:
-        value = child.get("value", {}) if isinstance(child, dict) else {}
+def _first_text(children: JsonValue) -> str | None:
+    """The first text constant among a table function's arguments (its path)."""
+    for child in children if isinstance(children, list) else ():
+        value = child.get("value") if isinstance(child, dict) else None
         if isinstance(value, dict) and isinstance(value.get("value"), str):
             return str(value["value"])
     return None

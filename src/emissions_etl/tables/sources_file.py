@@ -23,9 +23,9 @@ import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from emissions_etl.errors import TableSourceError
+from emissions_etl.json_values import JsonObject
 from emissions_etl.tables.attachments import Attachment, parse_attachment
 from emissions_etl.tables.source import TableSource
 
@@ -69,15 +69,15 @@ class SourceEntry:
         source = replace(self.source, attachments=tuple(attachments))
         return replace(self, source=source, password_blocks=blocks or None), values
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> JsonObject:
         """The entry as it may be stored and shown (a Prefect variable): no password (one a
         URI holds is left out: ``passwords_moved`` keeps it in a block first)."""
-        attach: dict[str, Any] = {}
+        attach: JsonObject = {}
         for attachment in self.source.attachments:
             uri = f"{attachment.kind}:{attachment.without_password().target}"
             block = (self.password_blocks or {}).get(attachment.name)
             attach[attachment.name] = {"uri": uri, "password_block": block} if block else uri
-        entry: dict[str, Any] = {
+        entry: JsonObject = {
             "name": self.source.source_name,
             "resource": self.source.resource,
             "query": self.source.query,
@@ -92,7 +92,7 @@ class SourceEntry:
 def read_sources_file(path: Path) -> list[SourceEntry]:
     """The sources of the TOML file ``path``; TableSourceError names what is wrong."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data: Mapping[str, object] = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise TableSourceError(str(path), f"cannot read it ({error.strerror})") from None
     except tomllib.TOMLDecodeError as error:
@@ -103,7 +103,7 @@ def read_sources_file(path: Path) -> list[SourceEntry]:
     return sources_of(listed, where=str(path))
 
 
-def sources_of(listed: Sequence[Any], *, where: str) -> list[SourceEntry]:
+def sources_of(listed: Sequence[object], *, where: str) -> list[SourceEntry]:
     """The entries ``listed`` (a file's ``[[source]]``, a Prefect variable's list); their
     names are unique."""
     entries = [_entry(item, f"{where}, source {n}") for n, item in enumerate(listed, start=1)]
@@ -114,9 +114,10 @@ def sources_of(listed: Sequence[Any], *, where: str) -> list[SourceEntry]:
     return entries
 
 
-def _entry(item: Any, where: str) -> SourceEntry:
-    if not isinstance(item, dict):
+def _entry(given: object, where: str) -> SourceEntry:
+    if not isinstance(given, dict):
         raise TableSourceError(where, "a source is a table of name, resource, query, key, attach")
+    item: Mapping[str, object] = given  # a TOML table's (or a JSON object's) keys are texts
     unknown = sorted(set(item) - _FIELDS)
     if unknown:
         raise TableSourceError(where, f"unknown field(s) {', '.join(unknown)}")
@@ -124,6 +125,8 @@ def _entry(item: Any, where: str) -> SourceEntry:
         if not item.get(field):
             raise TableSourceError(where, f"no {field}")
     key = item["key"]
+    if not isinstance(key, str | list):
+        raise TableSourceError(where, "key: give a column, or a list of columns")
     columns = tuple(str(c).strip() for c in (key.split(",") if isinstance(key, str) else key))
     attachments, blocks = _attachments(item.get("attach", {}), where)
     name = item.get("name")
@@ -139,11 +142,12 @@ def _entry(item: Any, where: str) -> SourceEntry:
     return SourceEntry(source, str(organization) if organization else None, blocks or None)
 
 
-def _attachments(given: Any, where: str) -> tuple[tuple[Attachment, ...], dict[str, str]]:
+def _attachments(given: object, where: str) -> tuple[tuple[Attachment, ...], dict[str, str]]:
     if not isinstance(given, dict):
         raise TableSourceError(where, "attach is a table of NAME = URI")
+    attach: Mapping[str, object] = given
     attachments, blocks = [], {}
-    for name, value in given.items():
+    for name, value in attach.items():
         uri = value.get("uri") if isinstance(value, dict) else value
         if not isinstance(uri, str):
             raise TableSourceError(where, f"attach.{name}: give a URI, or {{ uri = ... }}")
