@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TypeAlias, TypedDict
 from urllib.parse import unquote, urlsplit
 
 from upath import UPath
@@ -36,6 +36,12 @@ STORES = {
 }
 #: Every scheme a user may write.
 SCHEMES = ("file", *STORES)
+
+
+class _StoreOptions(TypedDict, total=False):
+    """The options a store's client is given (fsspec's storage options)."""
+
+    use_listings_cache: bool
 
 
 def is_url(value: object) -> bool:
@@ -75,7 +81,7 @@ def as_path(value: str | Path | UPath) -> AnyPath:
     return store
 
 
-def _options(scheme: str) -> dict[str, Any]:
+def _options(scheme: str) -> _StoreOptions:
     """The store client's options: none but what keeps a listing fresh (a folder is listed
     again at each plan, never from an earlier listing of this process). Credentials and
     endpoints come from each store's own chain (``AWS_*`` variables and ``AWS_ENDPOINT_URL``,

@@ -11,9 +11,9 @@ S3-compatible server); its region is the one its URL names.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol, TypedDict
 from urllib.parse import unquote_plus, urlsplit
 
 from emissions_etl.storage._errors import store_errors
@@ -21,6 +21,31 @@ from emissions_etl.storage._errors import store_errors
 #: Messages asked for in one receive (SQS's most), and the receives of one look at most.
 BATCH = 10
 MOST_BATCHES = 100
+
+
+class _Message(TypedDict, total=False):
+    """A message as SQS's ReceiveMessage answers it (the fields read here)."""
+
+    ReceiptHandle: str
+    Body: str
+
+
+class _Received(TypedDict, total=False):
+    """ReceiveMessage's answer: no ``Messages`` when the queue had none."""
+
+    Messages: list[_Message]
+
+
+class _SqsClient(Protocol):
+    """What is asked of botocore's SQS client (botocore has no types of its own)."""
+
+    def receive_message(
+        self, *, QueueUrl: str, MaxNumberOfMessages: int, WaitTimeSeconds: int
+    ) -> _Received: ...
+
+    def delete_message_batch(
+        self, *, QueueUrl: str, Entries: Sequence[dict[str, str]]
+    ) -> object: ...
 
 
 @dataclass(frozen=True)
@@ -91,7 +116,7 @@ def created_objects(body: str) -> Iterator[CreatedObject]:
             yield CreatedObject(f"s3://{bucket}/{key}", f"{found.get('size')}:{found.get('eTag')}")
 
 
-def _client(queue_url: str) -> Any:
+def _client(queue_url: str) -> _SqsClient:
     """An SQS client in the queue's region (``sqs.<region>.amazonaws.com/...``), through the
     AWS chain."""
     import botocore.session
@@ -99,4 +124,5 @@ def _client(queue_url: str) -> Any:
     host = urlsplit(queue_url).hostname or ""
     parts = host.split(".")
     region = parts[1] if len(parts) > 2 and parts[0] == "sqs" else None
-    return botocore.session.get_session().create_client("sqs", region_name=region)
+    client: _SqsClient = botocore.session.get_session().create_client("sqs", region_name=region)
+    return client

@@ -12,11 +12,17 @@ import shutil
 import stat
 import tempfile
 import threading
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, Protocol
+
+from upath import UPath
 
 from emissions_etl.storage._errors import as_storage_error, store_errors
 from emissions_etl.storage._paths import AnyPath
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 #: Bytes fetched per range request while an object streams (s3fs's default is 50 MB): what a
 #: stream holds at most beside the reader's own chunk.
@@ -104,7 +110,7 @@ def _local_stamp(path: Path) -> str | None:
     return f"{status.st_size}:{status.st_mtime_ns}" if stat.S_ISREG(status.st_mode) else None
 
 
-def _object_stamp(entry: dict[str, Any]) -> str:
+def _object_stamp(entry: Mapping[str, object]) -> str:
     changed = entry.get("ETag") or entry.get("etag") or entry.get("LastModified")
     return f"{entry.get('size')}:{changed or entry.get('mtime') or entry.get('updated') or ''}"
 
@@ -135,7 +141,7 @@ def local_file(path: AnyPath) -> Path:
         return copy
 
 
-def _kind(path: Any) -> str | None:
+def _kind(path: UPath) -> str | None:
     with store_errors(str(path)):
         try:
             return str(path.fs.info(path.path).get("type"))
@@ -151,10 +157,22 @@ def _cache_folder() -> Path:
     return _folder
 
 
+class _StoreFile(Protocol):
+    """What is asked of a store's file object (fsspec's have no types)."""
+
+    def read(self, size: int, /) -> bytes: ...
+
+    def seek(self, offset: int, whence: int, /) -> int: ...
+
+    def tell(self) -> int: ...
+
+    def close(self) -> None: ...
+
+
 class _GuardedStream(io.RawIOBase):
     """A store's file object whose failures while reading are StorageErrors."""
 
-    def __init__(self, raw: Any, where: str) -> None:
+    def __init__(self, raw: _StoreFile, where: str) -> None:
         super().__init__()
         self._raw = raw
         self._where = where
@@ -171,9 +189,10 @@ class _GuardedStream(io.RawIOBase):
         except Exception as error:  # noqa: BLE001 - the store's boundary
             raise as_storage_error(self._where, error) from None
 
-    def readinto(self, buffer: Any) -> int:
-        data = self.read(len(buffer))
-        buffer[: len(data)] = data
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        view = memoryview(buffer).cast("B")
+        data = self.read(len(view))
+        view[: len(data)] = data
         return len(data)
 
     def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
