@@ -78,6 +78,7 @@ def _option_values(options: LoadOptions) -> JsonObject:
 
 
 def _json_value(value: object) -> JsonValue:
+    """``value`` as JSON: what ``json.dumps(asdict(...), default=str)`` writes of it."""
     if value is None or isinstance(value, str | int | float | bool):
         return value
     if isinstance(value, tuple | list):
