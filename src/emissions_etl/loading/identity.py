@@ -11,12 +11,12 @@ from collections.abc import Hashable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from emissions_etl.json_values import JsonObject
+from emissions_etl.json_values import JsonObject, JsonValue
 from emissions_etl.resources import Finding
 
 
 def pair_by_identity(
-    finding: Finding, payloads: Sequence[Mapping[str, object]], items: Sequence[JsonObject]
+    finding: Finding, payloads: Sequence[Mapping[str, JsonValue]], items: Sequence[JsonObject]
 ) -> dict[int, JsonObject]:
     """Row position -> the record it is: the n-th row of an identity takes the n-th record of
     it (records in the order the service lists them), each record at most once."""
@@ -90,7 +90,7 @@ def _missing(value: object) -> bool:
     return isinstance(value, float) and math.isnan(value)
 
 
-def _compared(finding: Finding, payload: Mapping[str, object]) -> tuple[str, ...]:
+def _compared(finding: Finding, payload: Mapping[str, JsonValue]) -> tuple[str, ...]:
     return tuple(
         name
         for name in finding.match_fields
@@ -99,7 +99,7 @@ def _compared(finding: Finding, payload: Mapping[str, object]) -> tuple[str, ...
 
 
 def _identity_of_payload(
-    finding: Finding, payload: Mapping[str, object], fields: tuple[str, ...]
+    finding: Finding, payload: Mapping[str, JsonValue], fields: tuple[str, ...]
 ) -> Hashable:
     if finding.identity is not None:
         return finding.identity(payload)
@@ -107,7 +107,7 @@ def _identity_of_payload(
 
 
 def _identity_of_item(
-    finding: Finding, item: Mapping[str, object], fields: tuple[str, ...]
+    finding: Finding, item: Mapping[str, JsonValue], fields: tuple[str, ...]
 ) -> Hashable:
     if finding.identity is not None:
         return finding.identity(item)

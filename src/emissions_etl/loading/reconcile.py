@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from emissions_etl.client.json_types import QueryParams
-from emissions_etl.json_values import JsonObject
+from emissions_etl.json_values import JsonObject, JsonValue
 from emissions_etl.loading.identity import pair_by_identity, same_record
 from emissions_etl.loading.readback import (
     ListQuery,
@@ -154,7 +154,7 @@ class Reconciler:
         return self._service_was_empty
 
     def _candidates(
-        self, finding: Finding, payloads: Sequence[Mapping[str, object]]
+        self, finding: Finding, payloads: Sequence[Mapping[str, JsonValue]]
     ) -> list[JsonObject]:
         """The service's records that may be these rows', read by list pages."""
         api = self.context.api
@@ -213,7 +213,7 @@ class Reconciler:
 
 def _like_other_sources(
     finding: Finding,
-    payloads: Sequence[Mapping[str, object]],
+    payloads: Sequence[Mapping[str, JsonValue]],
     pairs: Mapping[int, JsonObject],
     items: Sequence[JsonObject],
     owners: Mapping[str, str],
@@ -231,9 +231,9 @@ def _like_other_sources(
 
 
 def _by_path(
-    template: str, payloads: Sequence[Mapping[str, object]]
-) -> dict[str, list[Mapping[str, object]]]:
-    groups: dict[str, list[Mapping[str, object]]] = defaultdict(list)
+    template: str, payloads: Sequence[Mapping[str, JsonValue]]
+) -> dict[str, list[Mapping[str, JsonValue]]]:
+    groups: dict[str, list[Mapping[str, JsonValue]]] = defaultdict(list)
     for payload in payloads:
         groups[fill_path(template, payload)].append(payload)
     return groups

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
 
 import pandas as pd
 import pandera.pandas as pa
 
 from emissions_etl.client import LimitPolicy
+from emissions_etl.client.json_types import QueryParams
 from emissions_etl.domain.references import Directory, ReferenceList, References
+from emissions_etl.json_values import JsonValue
 from emissions_etl.warehouse import CoverageRule, InventoryRule
 
 #: Interface, Limits: "Records per request 5,000".
@@ -28,12 +29,13 @@ MAX_RECORDS_PER_REQUEST = 5_000
 ToRecords = Callable[[pd.DataFrame, References], tuple[pd.DataFrame, pd.DataFrame]]
 #: A hook that adjusts typed rows before the schema judges them (spellings, defaults).
 Prepare = Callable[[pd.DataFrame], pd.DataFrame]
-#: The list query that narrows the search for one record (its day, its parent, its type).
-RecordQuery = Callable[[Mapping[str, Any]], Mapping[str, Any]]
+#: The list query that narrows the search for one record (its day, its parent, its type), from
+#: the record's payload (or a parent's stub: ``{vehicle_id: ...}``).
+RecordQuery = Callable[[Mapping[str, JsonValue]], QueryParams]
 #: The one list query covering many records at once (the date range of a batch).
-RangeQuery = Callable[[Sequence[Mapping[str, Any]]], Mapping[str, Any]]
+RangeQuery = Callable[[Sequence[Mapping[str, JsonValue]]], QueryParams]
 #: What makes a record the same record, computed alike on a payload and on a listed item.
-Identity = Callable[[Mapping[str, Any]], Hashable]
+Identity = Callable[[Mapping[str, JsonValue]], Hashable]
 
 
 @dataclass(frozen=True)
@@ -163,7 +165,7 @@ class Finding:
     #: The key a row of the record would have (``row_keys``), read off the record, where the
     #: service keeps what makes it (a name, a plate, an echoed ``client_row_id``): how a
     #: warehouse rebuilt from the service maps records. None: records keep no key (a trip).
-    key_of: Callable[[Mapping[str, Any]], str | None] | None = None
+    key_of: Callable[[Mapping[str, JsonValue]], str | None] | None = None
     #: Records listed per parent: (parent resource, the record field naming it), as a
     #: vehicle's consumptions (``{vehicle_id}`` in the path) or an employee's periods
     #: (``employee_id`` in the query). None: ``list_path`` lists every record.

@@ -9,13 +9,14 @@ place. A killed run's trips are found by listing that day's trips of that mode.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import pandas as pd
 
+from emissions_etl.client.json_types import QueryParams
 from emissions_etl.domain.references import References
 from emissions_etl.domain.rejects import empty_rejects
-from emissions_etl.resources._records import keep_origin
+from emissions_etl.json_values import JsonValue
+from emissions_etl.resources._records import keep_origin, query_value
 from emissions_etl.resources._spec import (
     Finding,
     Readback,
@@ -57,13 +58,17 @@ def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.
     return keep_origin(records, valid), empty_rejects()
 
 
-def trips_of_the_day(payload: Mapping[str, Any]) -> Mapping[str, Any]:
+def trips_of_the_day(payload: Mapping[str, JsonValue]) -> QueryParams:
     """The list query narrowing a trip's candidates: its day (inclusive bounds) and mode."""
-    day = payload["travel_date"]
-    return {"start_date": day, "end_date": day, "transport_type": payload["transport_type"]}
+    day = query_value(payload["travel_date"])
+    return {
+        "start_date": day,
+        "end_date": day,
+        "transport_type": query_value(payload["transport_type"]),
+    }
 
 
-def travel_dates(records: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+def travel_dates(records: Sequence[Mapping[str, JsonValue]]) -> QueryParams:
     """The one list query covering ``records``: their travel dates, first to last (the list's
     bounds are inclusive)."""
     days = [str(record["travel_date"])[:10] for record in records]

@@ -13,7 +13,7 @@ import pandas as pd
 
 from emissions_etl.domain.references import ReferenceList, References, unknown_rejects
 from emissions_etl.domain.rejects import RejectCode, empty_rejects
-from emissions_etl.resources._records import keep_origin
+from emissions_etl.resources._records import keep_origin, query_value
 from emissions_etl.resources._spec import (
     Finding,
     Readback,
@@ -86,11 +86,11 @@ SPEC = ResourceSpec(
         activity_date_field="end_date",
         status_field=None,
         list_path="/v1/employee-historic",
-        list_query=lambda record: {"employee_id": record["employee_id"]},
+        list_query=lambda record: {"employee_id": query_value(record["employee_id"])},
     ),
     finding=Finding(
         list_path="/v1/employee-historic",
-        query=lambda payload: {"employee_id": payload["employee_id"]},
+        query=lambda payload: {"employee_id": query_value(payload["employee_id"])},
         match_fields=("start_date", "end_date", "transport_type", "commuting_type"),
         parent=("employees", "employee_id"),
         # Left empty, the service takes one trip a day and no carpool.

@@ -9,13 +9,13 @@ The employee record carries its commuting periods; its co2e is read as their sum
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import pandas as pd
 
 from emissions_etl.domain.references import References
 from emissions_etl.domain.rejects import empty_rejects
 from emissions_etl.domain.row_keys import key_text
+from emissions_etl.json_values import JsonValue
 from emissions_etl.resources._records import keep_origin
 from emissions_etl.resources._spec import (
     Finding,
@@ -38,7 +38,7 @@ def prepare(typed: pd.DataFrame) -> pd.DataFrame:
     return typed
 
 
-def person(record: Mapping[str, Any]) -> tuple[str, str] | None:
+def person(record: Mapping[str, JsonValue]) -> tuple[str, str] | None:
     """Who an employee record or row is: its e-mail, else its name (``KEY_COLUMN``)."""
     if record.get("email"):
         return ("email", key_text(record["email"]))

@@ -14,15 +14,16 @@ statements use), ``toc`` by name to ``toc_id``; unknown ones are rejects naming 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import pandas as pd
 
 from emissions_etl.client import LimitPolicy
+from emissions_etl.client.json_types import QueryParams
 from emissions_etl.domain.references import ReferenceList, References, unknown_rejects
 from emissions_etl.domain.rejects import empty_rejects
 from emissions_etl.domain.row_keys import key_text
-from emissions_etl.resources._records import keep_origin
+from emissions_etl.json_values import JsonValue
+from emissions_etl.resources._records import keep_origin, query_value
 from emissions_etl.resources._references import TOCS
 from emissions_etl.resources._spec import (
     Finding,
@@ -100,21 +101,21 @@ def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.
     return keep_origin(records, rows), pd.concat(rejects, ignore_index=True)
 
 
-def recharge_key(record: Mapping[str, Any]) -> str | None:
+def recharge_key(record: Mapping[str, JsonValue]) -> str | None:
     """A recharge's row key: its country, date, quantity and plate (the service's upsert key)."""
     country, date, quantity, plate = (
         record.get(name) for name in ("country", "date", "quantity", "vehicle_license_plate")
     )
-    if not country or not date or quantity is None or not plate:
+    if not country or not date or not isinstance(quantity, int | float | str) or not plate:
         return None
     return "|".join((key_text(country), str(date)[:10], f"{float(quantity):.15g}", key_text(plate)))
 
 
-def same_plate_and_day(payload: Mapping[str, Any]) -> Mapping[str, Any]:
+def same_plate_and_day(payload: Mapping[str, JsonValue]) -> QueryParams:
     """The list query returning a recharge's candidates: its plate's recharges of its day."""
-    day = payload["date"]
+    day = query_value(payload["date"])
     return {
-        "vehicle_license_plate": payload.get("vehicle_license_plate"),
+        "vehicle_license_plate": query_value(payload.get("vehicle_license_plate")),
         "date_from": day,
         "date_until": day,
     }

@@ -14,15 +14,16 @@ becomes ``hub_id`` through the organization's logistic hubs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import pandas as pd
 
 from emissions_etl.client import LimitPolicy
+from emissions_etl.client.json_types import QueryParams
 from emissions_etl.domain.references import ReferenceList, References, unknown_rejects
 from emissions_etl.domain.rejects import RejectCode, empty_rejects
 from emissions_etl.domain.row_keys import key_text, source_of_key
-from emissions_etl.resources._records import keep_origin
+from emissions_etl.json_values import JsonValue
+from emissions_etl.resources._records import keep_origin, query_value
 from emissions_etl.resources._references import TOCS
 from emissions_etl.resources._spec import (
     Finding,
@@ -95,7 +96,7 @@ def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.
     return keep_origin(records[list(RECORD_FIELDS)], rows), pd.concat(rejects, ignore_index=True)
 
 
-def movement_key(record: Mapping[str, Any]) -> str | None:
+def movement_key(record: Mapping[str, JsonValue]) -> str | None:
     """A leg's row key: its movement and stretch (a movement id the loader made, a row's
     content key, verbatim)."""
     movement = record.get("movement_id")
@@ -106,9 +107,9 @@ def movement_key(record: Mapping[str, Any]) -> str | None:
     return key_text(movement) + "|" + key_text(record.get("movement_stretch") or "")
 
 
-def same_movement(payload: Mapping[str, Any]) -> Mapping[str, Any]:
+def same_movement(payload: Mapping[str, JsonValue]) -> QueryParams:
     """The list query returning a leg's candidates: every leg of its movement."""
-    return {"movement_id": payload["movement_id"]}
+    return {"movement_id": query_value(payload["movement_id"])}
 
 
 SPEC = ResourceSpec(

@@ -13,13 +13,14 @@ their place. A killed run's purchases are found by listing purchases of the same
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import pandas as pd
 
+from emissions_etl.client.json_types import QueryParams
 from emissions_etl.domain.references import References
 from emissions_etl.domain.rejects import empty_rejects
-from emissions_etl.resources._records import keep_origin
+from emissions_etl.json_values import JsonValue
+from emissions_etl.resources._records import keep_origin, query_value
 from emissions_etl.resources._spec import (
     Finding,
     Readback,
@@ -74,9 +75,9 @@ def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.
     return keep_origin(records, valid), empty_rejects()
 
 
-def same_type(payload: Mapping[str, Any]) -> Mapping[str, Any]:
+def same_type(payload: Mapping[str, JsonValue]) -> QueryParams:
     """The list query narrowing a purchase's candidates: its purchase type."""
-    return {"purchase_type": payload["purchase_type"]}
+    return {"purchase_type": query_value(payload["purchase_type"])}
 
 
 SPEC = ResourceSpec(

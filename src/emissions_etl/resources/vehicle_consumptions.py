@@ -9,11 +9,14 @@ interface has no update: a changed row's record is deleted and created again.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pandas as pd
 
 from emissions_etl.domain.references import ReferenceList, References, unknown_rejects
 from emissions_etl.domain.rejects import RejectCode, empty_rejects, make_rejects
-from emissions_etl.resources._records import keep_origin
+from emissions_etl.json_values import JsonValue
+from emissions_etl.resources._records import keep_origin, text_of
 from emissions_etl.resources._references import UNITS
 from emissions_etl.resources._spec import (
     Finding,
@@ -103,9 +106,22 @@ def to_records(valid: pd.DataFrame, refs: References) -> tuple[pd.DataFrame, pd.
     return keep_origin(records, rows), pd.concat(rejects, ignore_index=True)
 
 
+def custom_id(record: Mapping[str, JsonValue]) -> str | None:
+    """The row key a consumption keeps (``data.custom_id``; None when it keeps none)."""
+    data = record.get("data")
+    return text_of(data.get("custom_id")) if isinstance(data, dict) else None
+
+
 def _unit_ids(refs: References) -> dict[str, str]:
     """Unit name (lower case) -> id, over the units every vehicle fuel takes and ``/v1/units``."""
-    units = [unit for fuel in refs["vehicle_fuels"].items for unit in fuel.get("fuel_units") or ()]
+    listed = [fuel.get("fuel_units") for fuel in refs["vehicle_fuels"].items]
+    units = [
+        unit
+        for fuel_units in listed
+        if isinstance(fuel_units, list)
+        for unit in fuel_units
+        if isinstance(unit, dict)
+    ]
     found: dict[str, str] = {}
     for unit in [*units, *refs["units"].items]:
         found.setdefault(str(unit.get("name", "")).strip().lower(), str(unit["id"]))
@@ -142,7 +158,7 @@ SPEC = ResourceSpec(
             for name in ("custom_id", "quantity", "unit_id", "start_date", "end_date")
         },  # fmt: skip
         parent=("vehicles", "vehicle_id"),
-        key_of=lambda record: (record.get("data") or {}).get("custom_id"),
+        key_of=custom_id,
     ),
     record_fields=("vehicle_id", "quantity", "unit_id", "start_date", "end_date", "custom_id"),
     date_fields=("start_date", "end_date"),

@@ -10,7 +10,7 @@ import pandas as pd
 
 from emissions_etl.domain.references import ReferenceList, References, unknown_rejects
 from emissions_etl.domain.rejects import RejectCode, empty_rejects, make_rejects
-from emissions_etl.resources._records import keep_origin
+from emissions_etl.resources._records import keep_origin, text_of
 from emissions_etl.resources._references import FACILITIES, UNITS
 from emissions_etl.resources._spec import (
     Finding,
@@ -159,7 +159,7 @@ SPEC = ResourceSpec(
         query=lambda payload: {},
         match_fields=("client_row_id",),
         keys_param="client_row_id",
-        key_of=lambda record: record.get("client_row_id"),
+        key_of=lambda record: text_of(record.get("client_row_id")),
     ),
     record_fields=(
         "facility_id",
