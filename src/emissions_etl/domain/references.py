@@ -11,22 +11,25 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol, TypeAlias
 
 import numpy as np
 import pandas as pd
 
 from emissions_etl.domain.rejects import RejectCode, empty_rejects, make_rejects
+from emissions_etl.json_values import JsonObject, JsonValue
 
 _KNOWN_SHOWN = 6
+
+#: The query of a reference list: scalars, such as a fuel list's ``{"region": "GLO"}`` (the
+#: client takes more, but this layer sits below it and needs no more).
+ListParams: TypeAlias = Mapping[str, str | int | float | bool | None]
 
 
 class ListingApi(Protocol):
     """The client call reference lists need."""
 
-    def iter_items(
-        self, path: str, params: Mapping[str, Any] | None = None
-    ) -> Iterator[dict[str, Any]]: ...
+    def iter_items(self, path: str, params: ListParams | None = None) -> Iterator[JsonObject]: ...
 
 
 @dataclass(frozen=True)
@@ -37,7 +40,7 @@ class Directory:
 
     columns: Mapping[str, str]
 
-    def rows(self, items: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    def rows(self, items: Iterable[Mapping[str, JsonValue]]) -> pd.DataFrame:
         """``items`` as rows of the table."""
         rows = [
             {column: item[name] for column, name in self.columns.items() if name in item}
@@ -58,7 +61,7 @@ class ReferenceList:
     name: str
     path: str
     keys: tuple[str, ...] = ("name",)
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: ListParams = field(default_factory=dict)
     scope: str | None = None
     fallback_scope: str | None = None
     #: Plain words for messages: "facility", "vehicle fuel".
@@ -78,7 +81,7 @@ class ReferenceTable:
     """The fetched items of one ``ReferenceList`` and their lookup keys."""
 
     spec: ReferenceList
-    items: list[dict[str, Any]]
+    items: list[JsonObject]
     _lookup: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -91,7 +94,7 @@ class ReferenceTable:
                 if value not in (None, ""):
                     self._lookup.setdefault((scope, _norm(value)), item_id)
 
-    def _scope_of(self, item: Mapping[str, Any]) -> str:
+    def _scope_of(self, item: Mapping[str, JsonValue]) -> str:
         return _norm(item.get(self.spec.scope, "")) if self.spec.scope else ""
 
     def resolve(self, values: pd.Series, scope: pd.Series | None = None) -> pd.Series:
@@ -126,7 +129,7 @@ class ReferenceTable:
         key = self.spec.keys[0]
         return sorted({str(item.get(key)) for item in self.items if item.get(key)})
 
-    def field_of(self, item_id: str, name: str) -> Any:
+    def field_of(self, item_id: str, name: str) -> JsonValue:
         """A field of the item with ``item_id`` (None when unknown)."""
         for item in self.items:
             if str(item["id"]) == item_id:
@@ -190,5 +193,5 @@ def unknown_rejects(
     )
 
 
-def _norm(value: Any) -> str:
+def _norm(value: object) -> str:
     return " ".join(str(value).split()).lower()
