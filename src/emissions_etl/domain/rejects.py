@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import TypedDict
 
 import pandas as pd
 
@@ -169,7 +169,20 @@ def sort_rejects(rejects: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def reject_records(rejects: pd.DataFrame) -> list[dict[str, Any]]:
+class RejectRecord(TypedDict):
+    """A reject as a plain dict, its members in ``REJECT_COLUMNS``' order."""
+
+    file: str
+    sheet: str
+    row: int
+    column: str
+    value: str
+    code: str
+    message: str
+    key: str
+
+
+def reject_records(rejects: pd.DataFrame) -> list[RejectRecord]:
     """Rejects as plain dicts in reading order (JSON-ready: ``row`` int, the rest str)."""
     frame = sort_rejects(rejects)
     for column in ("value", "key"):
@@ -177,6 +190,15 @@ def reject_records(rejects: pd.DataFrame) -> list[dict[str, Any]]:
     for column in ("file", "sheet", "column", "value", "code", "message", "key"):
         frame[column] = frame[column].astype(str)
     return [
-        {str(key): value for key, value in record.items()} | {"row": int(record["row"])}
+        RejectRecord(
+            file=str(record["file"]),
+            sheet=str(record["sheet"]),
+            row=int(record["row"]),
+            column=str(record["column"]),
+            value=str(record["value"]),
+            code=str(record["code"]),
+            message=str(record["message"]),
+            key=str(record["key"]),
+        )
         for record in frame.to_dict("records")
     ]

@@ -13,9 +13,9 @@ characters, and text starting with ``=`` stays text (a csv cell never becomes a 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TypeVar, overload
 
 import openpyxl
 import pandas as pd
@@ -39,8 +39,17 @@ _TITLE_CHARS = 31
 _BAD_FILL = PatternFill(start_color="FFC7CE", end_color="FFC7CE", fill_type="solid")
 _AUTHOR = "emissions-etl"
 
+#: A value ``showable`` leaves as it is (a number, a date, None: anything but text).
+_Cell = TypeVar("_Cell")
+#: One row of a copied sheet: its sheet's name ("" for a csv's one sheet) and its cells.
+_Row = tuple[str, Sequence[object]]
 
-def showable(value: Any) -> Any:
+
+@overload
+def showable(value: str) -> str: ...
+@overload
+def showable(value: _Cell) -> _Cell: ...
+def showable(value: object) -> object:
     """``value`` as a workbook can hold it: text with control characters escaped (``\\x00``)
     and cut at MAX_CELL_CHARS; anything else as it is."""
     if not isinstance(value, str):
@@ -122,19 +131,19 @@ def _empty() -> Workbook:
     return empty
 
 
-def _csv_rows(source: Path) -> Iterable[tuple[str, list[Any]]]:
+def _csv_rows(source: Path) -> Iterable[_Row]:
     from emissions_etl.sources.csv_reader import read_raw_lines
 
     return (("", cells) for cells in read_raw_lines(source))
 
 
-def _workbook_rows(source: Path) -> Iterable[tuple[str, list[Any]]]:
+def _workbook_rows(source: Path) -> Iterable[_Row]:
     from emissions_etl.sources.workbook_reader import iter_sheet_rows
 
     return iter_sheet_rows(source)
 
 
-def _html_rows(source: Path, rejects: pd.DataFrame) -> Iterable[tuple[str, list[Any]]]:
+def _html_rows(source: Path, rejects: pd.DataFrame) -> Iterable[_Row]:
     """The rows of the page's table the rejects came from: the first whose top rows name the
     most of their columns (an HTML table's rows are numbered within it)."""
     from emissions_etl.sources.html_reader import html_tables
@@ -149,7 +158,7 @@ def _html_rows(source: Path, rejects: pd.DataFrame) -> Iterable[tuple[str, list[
     return (("", cells) for cells in best)
 
 
-def _workbook_of(rows: Iterable[tuple[str, list[Any]]], *, default_title: str) -> Workbook:
+def _workbook_of(rows: Iterable[_Row], *, default_title: str) -> Workbook:
     """A workbook of (sheet name, cells) rows; "" names the one sheet of a csv."""
     workbook = Workbook()
     first = workbook.active
@@ -165,7 +174,7 @@ def _workbook_of(rows: Iterable[tuple[str, list[Any]]], *, default_title: str) -
     return workbook
 
 
-def _append(sheet: Worksheet, cells: list[Any]) -> None:
+def _append(sheet: Worksheet, cells: Sequence[object]) -> None:
     sheet.append([showable(cell) for cell in cells])
     row = sheet.max_row
     for column, cell in enumerate(cells, start=1):
@@ -231,7 +240,7 @@ def _add_rejects_sheet(workbook: Workbook, rejects: pd.DataFrame) -> None:
     sheet = workbook.create_sheet(_title("Rejects", taken=workbook.sheetnames))
     sheet.append(list(REJECT_COLUMNS))
     for reject in reject_records(rejects):
-        _append(sheet, [reject[column] for column in REJECT_COLUMNS])
+        _append(sheet, list(reject.values()))  # a RejectRecord's members: REJECT_COLUMNS
 
 
 def _add_note(workbook: Workbook, note: str) -> None:
