@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import Protocol
 
 import pandas as pd
 
-from emissions_etl.json_values import JsonValue
+from emissions_etl.json_values import JsonObject, JsonValue
 from emissions_etl.warehouse import ContentRun, CoverageRule, InventoryRule, RunSummary
 
 
@@ -137,7 +137,9 @@ class RemoteRecords(Protocol):
 
     def landed_records(self, resource: str) -> pd.DataFrame: ...
 
-    def remote_payloads(self, resource: str, remote_ids: Sequence[str]) -> dict[str, Any]: ...
+    def remote_payloads(
+        self, resource: str, remote_ids: Sequence[str]
+    ) -> dict[str, JsonObject]: ...
 
     def land_facilities(self, frame: pd.DataFrame) -> None: ...
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 import duckdb
 import pandas as pd
 
+from emissions_etl.json_values import JsonObject
 from emissions_etl.warehouse._conflicts import retrying
 from emissions_etl.warehouse._connection import fetch_frame
 from emissions_etl.warehouse._delete_insert import (
@@ -131,7 +131,7 @@ class WarehouseRemoteRecords:
         """remote_id, source_key and payload of every record of ``resource`` in the warehouse."""
         return self.unsettled_records(resource, None)
 
-    def remote_payloads(self, resource: str, remote_ids: Sequence[str]) -> dict[str, Any]:
+    def remote_payloads(self, resource: str, remote_ids: Sequence[str]) -> dict[str, JsonObject]:
         """The records as the service last returned them (decoded JSON), by remote id."""
         keys = pd.DataFrame({"remote_id": pd.Series(list(remote_ids), dtype="string")})
         with staged(self._con, keys) as name:
@@ -140,7 +140,11 @@ class WarehouseRemoteRecords:
                 f"WHERE {OWN} AND resource = ? AND remote_id IN (SELECT remote_id FROM {name})",
                 [self._organization_id, resource],
             ).fetchall()
-        return {str(remote_id): json.loads(payload) for remote_id, payload in rows if payload}
+        return {
+            str(remote_id): record
+            for remote_id, payload in rows
+            if payload and isinstance(record := json.loads(payload), dict)
+        }
 
     @retrying
     def land_facilities(self, frame: pd.DataFrame) -> None:

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import contextlib
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import pandas as pd
 
-from emissions_etl.client.json_types import json_object
+from emissions_etl.client.json_types import json_object, json_objects
 from emissions_etl.errors import NotFoundError
+from emissions_etl.json_values import JsonObject, JsonValue
 from emissions_etl.loading.readback import remote_frame
 from emissions_etl.loading.writing._context import ChangePlan, WriteContext
 from emissions_etl.loading.writing.chunks import iter_chunks
@@ -49,14 +49,15 @@ class BulkResultsWriter(LandsAsItWrites):
             self.context.clock.stage("upload"),
             ThreadPoolExecutor(self.strategy.in_flight, thread_name_prefix="bulk") as pool,
         ):
-            answers = list(pool.map(self._send, [self._mark(chunk) for chunk in chunks]))
+            marked = [self._mark(chunk) for chunk in chunks]
+            answers = list(pool.map(self._send, [payloads for _, payloads in marked]))
         with self.context.clock.stage("land"):
-            for chunk, (key, answer) in zip(chunks, answers, strict=True):
+            for chunk, (key, payloads), answer in zip(chunks, marked, answers, strict=True):
                 chunk.attrs = records.attrs
-                result.add(self._land(chunk, key, answer))
+                result.add(self._land(chunk, key, payloads, answer))
         return result
 
-    def _mark(self, chunk: pd.DataFrame) -> tuple[str, list[dict[str, Any]]]:
+    def _mark(self, chunk: pd.DataFrame) -> tuple[str, list[JsonObject]]:
         ctx = self.context
         payloads = to_payload(chunk, ctx.spec)
         key = f"{ctx.run_id}:{chunk['source_key'].iloc[0]}"
@@ -64,29 +65,33 @@ class BulkResultsWriter(LandsAsItWrites):
         ctx.writer.marks.add_pending(ctx.spec.name, ctx.run_id, key, marks)
         return key, payloads
 
-    def _send(self, marked: tuple[str, list[dict[str, Any]]]) -> tuple[str, dict[str, Any]]:
-        key, payloads = marked
+    def _send(self, payloads: list[JsonObject]) -> JsonObject:
         body = {"records": payloads, "options": {"continue_on_error": True}}
         path = self.strategy.bulk_path
-        answer = json_object(self.context.api.send_json("POST", path, body), f"POST {path}")
-        return key, {**answer, "_payloads": payloads}
+        return json_object(self.context.api.send_json("POST", path, body), f"POST {path}")
 
-    def _land(self, chunk: pd.DataFrame, key: str, answer: dict[str, Any]) -> WriteResult:
+    def _land(
+        self, chunk: pd.DataFrame, key: str, payloads: list[JsonObject], answer: JsonObject
+    ) -> WriteResult:
         ctx, result = self.context, WriteResult(sent=len(chunk))
-        payloads = answer["_payloads"]
+        what = f"POST {self.strategy.bulk_path}"
         entries = [
-            (int(e["index"]), _field(e), str(e.get("code") or ""), _detail(e))
-            for e in answer.get("errors") or ()
-            if isinstance(e.get("index"), int)
+            (int(index), _field(e), str(e.get("code") or ""), _detail(e))
+            for e in json_objects(answer.get("errors") or [], f"{what}: errors")
+            if isinstance(index := e.get("index"), int)
         ]
         if entries:
             result.rejects.append(rejects_at(chunk, ctx.spec, entries))
             result.refused = len({position for position, *_ in entries})
-        created = [r for r in answer.get("results") or () if isinstance(r.get("index"), int)]
+        created = [
+            (index, r)
+            for r in json_objects(answer.get("results") or [], f"{what}: results")
+            if isinstance(index := r.get("index"), int)
+        ]
         if created:
             # Results carry the essential fields; the record sent fills in the rest.
-            items = [{**payloads[r["index"]], **r} for r in created]
-            keys = {str(r["id"]): str(chunk["source_key"].iloc[r["index"]]) for r in created}
+            items = [{**payloads[index], **r} for index, r in created]
+            keys = {str(r["id"]): str(chunk["source_key"].iloc[index]) for index, r in created}
             result.add(land_remote(ctx, chunk, remote_frame(items, ctx.spec, keys)))
         ctx.writer.marks.clear_pending(ctx.spec.name, key)
         ctx.notify("sent", len(chunk))
@@ -114,19 +119,28 @@ class BulkResultsWriter(LandsAsItWrites):
         return recover_by_listing(self.context)
 
 
-def _detail(entry: dict[str, Any]) -> str:
+def _detail(entry: JsonObject) -> str:
     """The entry's detail, with the first validation message when it carries a list (the
     detail alone says only "invalid record")."""
     detail = str(entry.get("detail") or entry)
-    nested = entry.get("errors") or []
-    if nested and isinstance(nested[0], dict) and nested[0].get("msg"):
-        return f"{detail}: {nested[0]['msg']}"
+    first = _first_nested(entry)
+    if first is not None and first.get("msg"):
+        return f"{detail}: {first['msg']}"
     return detail
 
 
-def _field(entry: dict[str, Any]) -> str:
-    nested = entry.get("errors") or []
-    if nested and isinstance(nested[0], dict):
-        location = [part for part in nested[0].get("loc") or () if isinstance(part, str)]
+def _field(entry: JsonObject) -> str:
+    first = _first_nested(entry)
+    if first is not None:
+        loc = first.get("loc")
+        location = [part for part in loc if isinstance(part, str)] if isinstance(loc, list) else []
         return location[-1] if location else ""
     return str(entry.get("field") or "")
+
+
+def _first_nested(entry: JsonObject) -> JsonObject | None:
+    """The first of the validation errors an entry carries, when it carries a list of them."""
+    nested: JsonValue = entry.get("errors")
+    if isinstance(nested, list) and nested and isinstance(nested[0], dict):
+        return nested[0]
+    return None

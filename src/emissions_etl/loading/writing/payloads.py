@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import numpy as np
 import orjson
 import pandas as pd
 
+from emissions_etl.json_values import JsonObject, JsonValue
 from emissions_etl.resources import ResourceSpec
 
 
 def to_payload(
     chunk: pd.DataFrame, spec: ResourceSpec, *, with_nulls: bool = False
-) -> list[dict[str, Any]]:
+) -> list[JsonObject]:
     """Chunk rows as API records: dates as ISO strings, missing optional fields left out (sent
     as null ``with_nulls``: an update clears what a new version of the row left empty), plain
     Python values. Built column by column: rows sharing which fields are missing share one key
@@ -22,7 +22,7 @@ def to_payload(
     fields = [name for name in spec.record_fields if name in chunk.columns]
     if chunk.empty or not fields:
         return [{} for _ in range(len(chunk))]
-    values: dict[str, list[Any]] = {}
+    values: dict[str, list[JsonValue]] = {}
     missing = np.zeros((len(chunk), len(fields)), dtype=bool)
     for position, name in enumerate(fields):
         column = chunk[name]
@@ -30,7 +30,7 @@ def to_payload(
             column = pd.to_datetime(column).dt.strftime("%Y-%m-%d")
         missing[:, position] = column.isna().to_numpy()
         values[name] = column.tolist()
-    records: list[dict[str, Any]] = [{}] * len(chunk)
+    records: list[JsonObject] = [{}] * len(chunk)
     if with_nulls:
         missing[:] = False
         values = {
@@ -52,10 +52,10 @@ def to_payload(
     return records
 
 
-def _is_missing(value: Any) -> bool:
+def _is_missing(value: object) -> bool:
     return value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value))
 
 
-def payload_json(payloads: Sequence[Mapping[str, Any]]) -> list[str]:
+def payload_json(payloads: Sequence[Mapping[str, JsonValue]]) -> list[str]:
     """Each payload as compact JSON with sorted keys (stored with a pending write)."""
     return [orjson.dumps(p, option=orjson.OPT_SORT_KEYS, default=str).decode() for p in payloads]

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import pandas as pd
 
 from emissions_etl.domain.rejects import REJECT_COLUMNS, RejectCode, empty_rejects
 from emissions_etl.errors import ApiStatusError
+from emissions_etl.json_values import JsonValue
 from emissions_etl.resources import ResourceSpec
 
 
@@ -82,8 +82,9 @@ def refusal_entries(error: ApiStatusError) -> list[tuple[str, str, str]]:
     return [("", str(error.code or error.status), error.detail)]
 
 
-def _field_of(entry: Mapping[str, Any]) -> str:
+def _field_of(entry: Mapping[str, JsonValue]) -> str:
     if entry.get("field"):
         return str(entry["field"])
-    location = [part for part in entry.get("loc") or () if part not in ("body",)]
+    loc = entry.get("loc")
+    location = [part for part in loc if part not in ("body",)] if isinstance(loc, list) else []
     return str(location[-1]) if location and isinstance(location[-1], str) else ""

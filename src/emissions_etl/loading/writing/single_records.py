@@ -15,7 +15,6 @@ import contextlib
 import string
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 
@@ -110,9 +109,7 @@ class SingleRecordWriter:
             raise failure
         return result
 
-    def _send(
-        self, payload: dict[str, Any], update: dict[str, Any], remote_id: str | None
-    ) -> _Outcome:
+    def _send(self, payload: JsonObject, update: JsonObject, remote_id: str | None) -> _Outcome:
         path, body = _fill_path(self.strategy.create_path, payload)
         method = "POST"
         if remote_id is not None and self.strategy.update_method and self.strategy.item_path:
@@ -134,7 +131,7 @@ class SingleRecordWriter:
             return _Outcome(failure=error)
 
     def _land(
-        self, chunk: pd.DataFrame, created: list[tuple[int, dict[str, Any]]], result: WriteResult
+        self, chunk: pd.DataFrame, created: list[tuple[int, JsonObject]], result: WriteResult
     ) -> None:
         ctx = self.context
         if not created:
@@ -173,7 +170,7 @@ class SingleRecordWriter:
         """Delete records by id (see ``_delete``)."""
         return self._delete(ids, [{} for _ in ids])
 
-    def _delete(self, ids: list[str], rows: list[dict[str, Any]]) -> int:
+    def _delete(self, ids: list[str], rows: list[JsonObject]) -> int:
         """Delete records (a record already gone counts as deleted). A path naming a parent
         (``/v1/vehicles/{vehicle_id}/consumptions/{id}``) takes it from the record the service
         holds, as last read, else from ``rows`` (the rows that replace them): a row moved to
@@ -184,7 +181,7 @@ class SingleRecordWriter:
         parents = {name for _, name, _, _ in string.Formatter().parse(path) if name} - {"id"}
         held = ctx.writer.records.remote_payloads(ctx.spec.name, ids) if parents else {}
 
-        def delete(remote_id: str, row: dict[str, Any]) -> None:
+        def delete(remote_id: str, row: JsonObject) -> None:
             fields = {**row, **held.get(remote_id, {}), "id": remote_id}
             with contextlib.suppress(NotFoundError):
                 ctx.api.send_json("DELETE", fill_path(path, fields))
@@ -199,7 +196,7 @@ class SingleRecordWriter:
         return recover_by_listing(self.context)
 
 
-def _fill_path(template: str, payload: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def _fill_path(template: str, payload: JsonObject) -> tuple[str, JsonObject]:
     """``template`` with its ``{field}`` parts taken out of ``payload`` (returned without them)."""
     names = [name for _, name, _, _ in string.Formatter().parse(template) if name]
     body = {key: value for key, value in payload.items() if key not in names}
