@@ -10,10 +10,9 @@ empty cell nor a value: its row is rejected, whatever else it holds.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -169,7 +168,7 @@ class BrokenRule:
     column: str | None
     check: str
     rows: np.ndarray
-    statistics: Mapping[str, Any]
+    statistics: Mapping[str, object]
 
 
 def broken_rules(schema: pandera.DataFrameSchema, frame: pd.DataFrame) -> list[BrokenRule]:
@@ -251,7 +250,7 @@ def _schema_failures(
     return failures
 
 
-def _check_reject(name: str, statistics: Mapping[str, Any]) -> tuple[str, str]:
+def _check_reject(name: str, statistics: Mapping[str, object]) -> tuple[str, str]:
     """(code, sentence) for a failed column check, with its bound or choices in the sentence."""
     if name in COLUMN_CHECK_REJECTS:
         reject = COLUMN_CHECK_REJECTS[name]
@@ -274,7 +273,9 @@ def _check_reject(name: str, statistics: Mapping[str, Any]) -> tuple[str, str]:
         low, high = statistics.get("min_value"), statistics.get("max_value")
         return RejectCode.OUT_OF_RANGE, f"must be between {low} and {high}"
     if name == "isin":
-        allowed = ", ".join(str(value) for value in statistics.get("allowed_values", ()))
+        choices = statistics.get("allowed_values", ())
+        listed = choices if isinstance(choices, Iterable) else (choices,)
+        allowed = ", ".join(str(value) for value in listed)
         return RejectCode.INVALID_CHOICE, f"must be one of: {allowed}"
     if name == "str_length":
         return RejectCode.TOO_LONG, f"must be at most {statistics.get('max_value')} characters"
