@@ -26,6 +26,7 @@ from openpyxl.styles import PatternFill
 from openpyxl.worksheet.worksheet import Worksheet
 
 from emissions_etl.domain.rejects import REJECT_COLUMNS, reject_records, sort_rejects
+from emissions_etl.sources.cell_values import CellValue
 from emissions_etl.sources.cells import escape_control_characters
 
 #: What XML cannot hold besides the control characters ``escape_control_characters`` shows
@@ -42,7 +43,7 @@ _AUTHOR = "emissions-etl"
 #: A value ``showable`` leaves as it is (a number, a date, None: anything but text).
 _Cell = TypeVar("_Cell")
 #: One row of a copied sheet: its sheet's name ("" for a csv's one sheet) and its cells.
-_Row = tuple[str, Sequence[object]]
+_Row = tuple[str, Sequence[CellValue]]
 
 
 @overload
