@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import socket
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any
 from uuid import UUID
 
 from prefect import Task, get_run_logger, task
@@ -40,7 +40,7 @@ from emissions_etl.warehouse import Warehouse
 quiet_run_logs()  # imported by the run's process before the run starts
 
 
-def _transient_only(task: Task[..., Any], task_run: TaskRun, state: State[Any]) -> bool:
+def _transient_only(task: Task[..., object], task_run: TaskRun, state: State[object]) -> bool:
     """Retry a task only when its error says the same call may succeed later."""
     try:
         state.result()
@@ -122,7 +122,7 @@ def load_one(
     options: LoadOptions,
     workbook: tuple[SheetFate, ...] = (),
     organization: str | None = None,
-) -> Any:
+) -> FileOutcome | State[None]:
     """Read, validate, write and land one file, or the sheets ``options.sheets`` of a workbook
     (``workbook``: where each of its sheets goes, for the run's record); safe to retry: writes
     are exactly-once. A file that could not be loaded ends the task Failed, its error as the
@@ -132,7 +132,9 @@ def load_one(
     return _loaded(planned, options, organization)
 
 
-def _loaded(planned: Planned, options: LoadOptions, organization: str | None) -> Any:
+def _loaded(
+    planned: Planned, options: LoadOptions, organization: str | None
+) -> FileOutcome | State[None]:
     """One file's or table source's load, logged: its outcome, or a Failed state whose data is
     the error that stopped it."""
     logger = get_run_logger()
@@ -189,7 +191,7 @@ def not_loaded(planned: PlannedFile) -> FileOutcome:
 )
 def load_source(
     name: str, resource: str, options: LoadOptions, organization: str | None = None
-) -> Any:
+) -> FileOutcome | State[None]:
     """Read, validate, write and land one table source's rows (its query, the databases it
     attaches with their passwords read now), as a file's task does; safe to retry."""
     return _loaded(PlannedTable.of(source_named(name, organization)), options, organization)
@@ -209,7 +211,7 @@ def refresh_sums(organization: str | None = None) -> int:
 
 def publish(
     outcomes: list[FileOutcome], organization: str | None = None, *, coverage: bool = False
-) -> State[Any]:
+) -> State[None]:
     """The summary, the rejects and the report (whatever the outcome), with ``coverage`` what
     arrived, is missing and overdue, then the run's end state, made here in the flow for the
     flow to return as it is (a State a task returns is that task's own)."""
@@ -250,7 +252,10 @@ def publish_artifacts(
 
 
 def _publish_report(
-    warehouse: Warehouse, consolidation: str, logger: Any, scope: tuple[str, str | None] | None
+    warehouse: Warehouse,
+    consolidation: str,
+    logger: logging.Logger | logging.LoggerAdapter[logging.Logger],
+    scope: tuple[str, str | None] | None,
 ) -> None:
     """Write report.html beside the warehouse (``report-<organization>.html`` of the records
     of the organization ``scope`` names, as (name, id)) and say where it is, with its
@@ -279,7 +284,7 @@ def _publish_report(
     logger.info("report %s written (%d activity records)", report.path.resolve(), report.records)
 
 
-def publish_organizations(runs: list[OrganizationRun]) -> State[Any]:
+def publish_organizations(runs: list[OrganizationRun]) -> State[None]:
     """The parent run's table of its organizations' runs, then its end state (as they ended)."""
     return end_state(publish_organization_runs(runs))
 

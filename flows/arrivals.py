@@ -5,8 +5,6 @@ file, in its turn on the warehouse, once per content."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from prefect import flow, get_run_logger
 from prefect.states import Completed, Failed, State
 
@@ -28,7 +26,8 @@ from emissions_etl.orchestration.run_states import (
 from emissions_etl.resources import resource_spec
 from emissions_etl.scrubbing import scrub
 from emissions_etl.storage import as_path
-from emissions_etl_flows._tasks import (
+
+from ._tasks import (
     load_planned_file,
     publish,
     refresh_sums,
@@ -37,7 +36,7 @@ from emissions_etl_flows._tasks import (
 
 
 @flow(name="watch_inbox", flow_run_name="watch inbox", log_prints=False)
-def watch_inbox(inbox: str | None = None) -> State[Any]:
+def watch_inbox(inbox: str | None = None) -> State[None]:
     """Look at the inbox and send a load for each file that arrived complete.
 
     A look lists the inbox (sizes and modification times, or an object store's ETags), reading
@@ -73,7 +72,7 @@ def watch_inbox(inbox: str | None = None) -> State[Any]:
     retries=OUTAGE_RETRIES,  # only when the service was down
     retry_delay_seconds=OUTAGE_RETRY_SECONDS,
 )
-def load_arrival(path: str, resource: str = "", organization: str = "") -> State[Any]:
+def load_arrival(path: str, resource: str = "", organization: str = "") -> State[None]:
     """Load one file that arrived in the inbox, as the nightly loads it; nothing when its
     content was loaded before (the run's log says as what, and when).
 

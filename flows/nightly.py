@@ -7,8 +7,6 @@ configured, one run per organization (``organization_runs``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from prefect import flow
 from prefect.states import State
 
@@ -25,7 +23,8 @@ from emissions_etl.orchestration.run_states import (
     retried_only_on_outage,
 )
 from emissions_etl.orchestration.table_sources import planned_sources
-from emissions_etl_flows._tasks import (
+
+from ._tasks import (
     load_planned_file,
     plan,
     publish,
@@ -48,7 +47,7 @@ def nightly_load(
     mirror: bool = False,
     allow_mass_delete: bool = False,
     organization: str | None = None,
-) -> State[Any]:
+) -> State[None]:
     """Load each file of the inbox; a file that fails does not stop the others.
 
     Args:
@@ -81,6 +80,7 @@ def nightly_load(
         if anything_loaded(outcomes):
             refresh_sums(organization, return_state=True)
         return publish(outcomes, organization, coverage=True)
+
 
 if __name__ == "__main__":  # python -m emissions_etl_flows.nightly [INBOX], from any folder
     import sys

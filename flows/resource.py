@@ -3,8 +3,6 @@ flow ``load_wastes`` runs it for wastes)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from prefect import flow
 from prefect.states import State
 
@@ -16,7 +14,8 @@ from emissions_etl.orchestration.run_states import (
     OUTAGE_RETRY_SECONDS,
     retried_only_on_outage,
 )
-from emissions_etl_flows._tasks import load_one, publish, warehouse_turn
+
+from ._tasks import load_one, publish, warehouse_turn
 
 
 @flow(
@@ -35,7 +34,7 @@ def load_resource(
     mirror: bool = False,
     allow_mass_delete: bool = False,
     organization: str | None = None,
-) -> State[Any]:
+) -> State[None]:
     """Load one spreadsheet or ERP export of one resource.
 
     Args:

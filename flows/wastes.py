@@ -3,14 +3,13 @@ parameters and form), run as ``load_resource`` runs a file of wastes."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from prefect import flow
 from prefect.states import State
 
 from emissions_etl.orchestration.run_names import file_run_name
 from emissions_etl.orchestration.run_states import OUTAGE_RETRIES, OUTAGE_RETRY_SECONDS
-from emissions_etl_flows.resource import load_resource
+
+from .resource import load_resource
 
 
 @flow(
@@ -28,7 +27,7 @@ def load_wastes(
     mirror: bool = False,
     allow_mass_delete: bool = False,
     organization: str | None = None,
-) -> State[Any]:
+) -> State[None]:
     """Load the waste records of one file.
 
     Args:

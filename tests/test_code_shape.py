@@ -1,6 +1,7 @@
 """The package's shape, as issue 52 set it: no function longer than 60 lines, and ``Any`` only
 where a library's own types leave nothing else (on at most 80 lines, and only in the modules
-named below, each with the library's reason). Counted from the source (``ast`` and
+named below, each with the library's reason); the flows, which wire it, likewise and with no
+``Any`` at all. Counted from the source (``ast`` and
 ``tokenize``), so a change that adds a long function or a new ``Any`` fails here with the
 places named."""
 
@@ -12,7 +13,9 @@ import tokenize
 import warnings
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "emissions_etl"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "emissions_etl"
+FLOWS = ROOT / "flows"
 LONGEST_FUNCTION = 60
 ANY_LINES = 80
 #: The modules where ``Any`` is the library's own type, and why (a comment at each use says it
@@ -91,6 +94,14 @@ def _annotation_naming_any(string: str) -> bool:
 
 def test_no_function_of_the_package_is_longer_than_60_lines() -> None:
     assert functions_longer_than(LONGEST_FUNCTION) == []
+
+
+def test_no_function_of_the_flows_is_longer_than_60_lines() -> None:
+    assert functions_longer_than(LONGEST_FUNCTION, FLOWS) == []
+
+
+def test_the_flows_name_no_any() -> None:
+    assert lines_using_any(FLOWS) == []
 
 
 def test_any_is_on_at_most_80_lines_of_the_package() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from emissions_etl.errors import EmissionsEtlError
 from emissions_etl.json_values import JsonValue
@@ -34,10 +34,15 @@ class PlannedSource:
     resource: str
 
 
+#: What a load task's state holds: Prefect types it by the task's return, an outcome or the
+#: Failed state a task returns for a file it could not load.
+_Result = TypeVar("_Result")
+
+
 def file_outcome(
     path: str | None,
     resource: str,
-    state: State[FileOutcome],
+    state: State[_Result],
     sheets: tuple[str, ...] = (),
     *,
     table: str = "",
@@ -45,8 +50,7 @@ def file_outcome(
     """The outcome of a load task from its final state (``sheets``: the workbook's sheets it
     loaded, when not the whole workbook; ``table``: the table source it synced, ``path``
     None)."""
-    if state.is_completed():
-        outcome: FileOutcome = state.result()
+    if state.is_completed() and isinstance(outcome := state.result(), FileOutcome):
         return outcome
     error = state.result(raise_on_failure=False)
     if not isinstance(error, EmissionsEtlError):
