@@ -36,3 +36,20 @@ def test_a_recharge_without_a_number_for_its_quantity_has_no_key() -> None:
     assert recharge_key({**record, "quantity": "40.5"}) == "es|2026-01-05|40.5|1234 abc"
     assert recharge_key({**record, "quantity": None}) is None
     assert recharge_key({**record, "quantity": [40]}) is None
+
+
+def test_every_time_column_a_record_sends_is_sent_as_a_day() -> None:
+    """A payload holds JSON values: a time column the schema types as a datetime and the
+    record sends must be one of its ``date_fields`` (written as ``YYYY-MM-DD``), or the payload
+    would carry pandas' Timestamp, which the client's JSON encoder refuses."""
+    from emissions_etl.resources import RESOURCES
+
+    sent_as_timestamps = {
+        (name, column)
+        for name, spec in RESOURCES.items()
+        for column, declared in spec.schema.to_schema().columns.items()
+        if "datetime" in str(declared.dtype).lower()
+        and column in spec.record_fields
+        and column not in spec.date_fields
+    }
+    assert sent_as_timestamps == set()
