@@ -62,6 +62,9 @@ def test_validate_in_a_terminal_draws_the_files_total_and_the_time_left(tmp_path
         # learns the file's true total and ends
         assert done in (25_000, 50_000, 75_000, 80_000)
     assert "wastes.csv (wastes): 80000 rows read, 80000 valid, 0 rejected" in run.output
+    # the file's line is printed above the bar, on a line of its own, not over the bar's
+    glued = [frame for frame in frames(run.output) if " left" in frame and "rows read" in frame]
+    assert glued == []
     assert "Traceback" not in run.output
 
 

@@ -7,6 +7,7 @@ Tables fit the terminal; when the output is piped they are printed whole (no 80-
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -43,6 +44,27 @@ _PIPED_WIDTH = 10_000
 # reading "[/x]" or "[bold]" is text, never a style nor a crash); styles are given as Text.
 out = Console(width=None if sys.stdout.isatty() else _PIPED_WIDTH, markup=False)
 err = Console(stderr=True, width=None if sys.stderr.isatty() else _PIPED_WIDTH, markup=False)
+
+
+def print_result(line: str) -> None:
+    """A line of a command's result, on stdout; when stdout and stderr are one terminal, printed
+    through stderr's console, where the progress bars are drawn: rich prints a line above a
+    live display only through the display's own console (a line of another went over the bar)."""
+    console = err if _one_terminal() else out
+    console.print(line, highlight=False, markup=False)
+
+
+def _one_terminal() -> bool:
+    """Whether stdout and stderr are the same terminal, as at a person's prompt."""
+    if not (out.is_terminal and err.is_terminal):
+        return False
+    try:
+        stdout, stderr = os.fstat(1), os.fstat(2)  # the process's own, under any wrapper
+    except OSError:  # closed (an embedding program)
+        return False
+    return (stdout.st_dev, stdout.st_ino, stdout.st_rdev) == (
+        stderr.st_dev, stderr.st_ino, stderr.st_rdev
+    )  # fmt: skip
 
 
 def fail(message: str, code: int) -> typer.Exit:
@@ -317,7 +339,7 @@ def print_validation(
     order = [fate.sheet for entry in planned[:1] for fate in entry.workbook]
     for sheet in [*order, *(sheet for sheet in lines if sheet not in order)]:
         if sheet in lines:
-            out.print(lines[sheet], highlight=False, markup=False)
+            print_result(lines[sheet])  # while the file's bar is drawn
     return refused
 
 
