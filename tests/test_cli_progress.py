@@ -35,6 +35,12 @@ def frames(output: str) -> list[str]:
     return [_ESCAPES.sub("", part) for part in re.split(r"[\r\n]", output) if part.strip()]
 
 
+def written_over_a_bar(output: str) -> list[str]:
+    """The frames where a line was printed over the bar's (after its ``left``) instead of above
+    it, on a line of its own."""
+    return [frame for frame in frames(output) if re.search(r" left\s*\S", frame)]
+
+
 def unfinished_with_time_left(output: str) -> list[tuple[int, int, str]]:
     """The frames drawn before the end with a time left: (rows, total, time left)."""
     found = []
@@ -62,9 +68,7 @@ def test_validate_in_a_terminal_draws_the_files_total_and_the_time_left(tmp_path
         # learns the file's true total and ends
         assert done in (25_000, 50_000, 75_000, 80_000)
     assert "wastes.csv (wastes): 80000 rows read, 80000 valid, 0 rejected" in run.output
-    # the file's line is printed above the bar, on a line of its own, not over the bar's
-    glued = [frame for frame in frames(run.output) if " left" in frame and "rows read" in frame]
-    assert glued == []
+    assert written_over_a_bar(run.output) == []
     assert "Traceback" not in run.output
 
 
@@ -79,6 +83,7 @@ def test_load_in_a_terminal_draws_the_files_total_and_the_time_left(tenant: Tena
     assert drawn, frames(run.output)
     assert {total for _done, total, _left in drawn} <= set(range(11_800, 12_201))
     assert any("wastes.csv: read" in frame and "sent" in frame for frame in frames(run.output))
+    assert written_over_a_bar(run.output) == []
     assert "Traceback" not in run.output
 
 
