@@ -115,6 +115,7 @@ def test_rebuild_in_a_terminal_counts_each_resources_records_to_what_its_lists_s
     drawn = [frame for frame in frames(run.output) if frame.startswith("wastes ")]
     assert any("250 of about 250 records" in frame for frame in drawn), drawn
     assert any(" left" in frame for frame in drawn)
+    assert written_over_a_bar(run.output) == []
 
 
 def test_a_piped_rebuild_says_each_resource_as_it_pages_it(tenant: Tenant) -> None:
@@ -135,5 +136,6 @@ def test_maintain_in_a_terminal_counts_its_steps_and_piped_says_each(tenant: Ten
 
     assert run.returncode == 0, run.output
     assert any("of 1 steps" in frame and " left" in frame for frame in frames(run.output))
+    assert written_over_a_bar(run.output) == []
     assert piped.returncode == 0, piped.stderr
     assert "step 1 of 1: merging the log and compacting row groups" in piped.stderr
