@@ -23,16 +23,15 @@ from emissions_etl.orchestration.run_states import (
     OUTAGE_RETRY_SECONDS,
     retried_only_on_outage,
 )
-from emissions_etl.resources import resource_spec
-from emissions_etl.scrubbing import scrub
-from emissions_etl.storage import as_path
-
-from ._tasks import (
+from emissions_etl.orchestration.tasks import (
     load_planned_file,
     publish,
     refresh_sums,
     warehouse_turn,
 )
+from emissions_etl.resources import resource_spec
+from emissions_etl.scrubbing import scrub
+from emissions_etl.storage import as_path
 
 
 @flow(name="watch_inbox", flow_run_name="watch inbox", log_prints=False)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from prefect import flow
 
-from ._tasks import maintain, upkeep_turn
+from emissions_etl.orchestration.tasks import maintain, upkeep_turn
 
 
 @flow(name="maintain_warehouse", flow_run_name="maintain warehouse")

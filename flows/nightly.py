@@ -23,8 +23,7 @@ from emissions_etl.orchestration.run_states import (
     retried_only_on_outage,
 )
 from emissions_etl.orchestration.table_sources import planned_sources
-
-from ._tasks import (
+from emissions_etl.orchestration.tasks import (
     load_planned_file,
     plan,
     publish,

@@ -7,15 +7,9 @@ from prefect import flow
 from prefect.states import State
 
 from emissions_etl.loading.pipeline import LoadOptions
-from emissions_etl.orchestration.flow_runs import file_outcome
 from emissions_etl.orchestration.run_names import file_run_name
-from emissions_etl.orchestration.run_states import (
-    OUTAGE_RETRIES,
-    OUTAGE_RETRY_SECONDS,
-    retried_only_on_outage,
-)
-
-from ._tasks import load_one, publish, warehouse_turn
+from emissions_etl.orchestration.run_states import OUTAGE_RETRIES, OUTAGE_RETRY_SECONDS
+from emissions_etl.orchestration.tasks import load_file_run
 
 
 @flow(
@@ -53,17 +47,9 @@ def load_resource(
         organization: Load for this organization (its key and id, from the variable
             emissions_organizations or EMISSIONS_ORGANIZATIONS). Default: the settings' one.
     """
-    options = LoadOptions(
-        sheet=sheet,
-        strict=strict,
-        dry_run=dry_run,
-        source=source,
-        mirror=mirror,
-        allow_mass_delete=allow_mass_delete,
-    )
-    with retried_only_on_outage(), warehouse_turn(organization):
-        state = load_one(path, resource, options, (), organization, return_state=True)
-        return publish([file_outcome(path, resource, state)], organization)
+    options = LoadOptions(sheet=sheet, strict=strict, dry_run=dry_run, source=source,
+                          mirror=mirror, allow_mass_delete=allow_mass_delete)  # fmt: skip
+    return load_file_run(resource, path, options, organization)
 
 
 if __name__ == "__main__":  # python -m emissions_etl_flows.resource RESOURCE FILE, from any folder

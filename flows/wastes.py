@@ -1,15 +1,15 @@
 """Flow ``load_wastes``: one waste spreadsheet or ERP export, its deployment's own flow (name,
-parameters and form), run as ``load_resource`` runs a file of wastes."""
+parameters and form), run as ``load_resource`` runs a file of wastes (``load_file_run``)."""
 
 from __future__ import annotations
 
 from prefect import flow
 from prefect.states import State
 
+from emissions_etl.loading.pipeline import LoadOptions
 from emissions_etl.orchestration.run_names import file_run_name
 from emissions_etl.orchestration.run_states import OUTAGE_RETRIES, OUTAGE_RETRY_SECONDS
-
-from .resource import load_resource
+from emissions_etl.orchestration.tasks import load_file_run
 
 
 @flow(
@@ -43,9 +43,9 @@ def load_wastes(
         organization: Load for this organization (its key and id, from the variable
             emissions_organizations or EMISSIONS_ORGANIZATIONS). Default: the settings' one.
     """
-    return load_resource.fn(
-        "wastes", path, sheet, strict, dry_run, source, mirror, allow_mass_delete, organization
-    )
+    options = LoadOptions(sheet=sheet, strict=strict, dry_run=dry_run, source=source,
+                          mirror=mirror, allow_mass_delete=allow_mass_delete)  # fmt: skip
+    return load_file_run("wastes", path, options, organization)
 
 
 if __name__ == "__main__":  # python -m emissions_etl_flows.wastes FILE, from any folder

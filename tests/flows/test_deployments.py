@@ -35,6 +35,26 @@ def test_a_deployment_names_an_installed_flow_by_module_path_and_passes_it_its_p
     assert set(deployment.get("parameters") or {}) <= set(taken)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("deployment", DEPLOYMENTS, ids=[d["name"] for d in DEPLOYMENTS])
+def test_a_deployment_made_before_with_a_file_of_the_checkout_still_finds_its_flow(
+    deployment: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deployments made before the flows were installed name them by file
+    (``flows/nightly.py:nightly_load``), which Prefect loads as a script of its own, not as a
+    module of the installed package: they keep running from a checkout (the changelog's
+    promise), each file finding the same flow as its module path."""
+    from prefect.flows import load_flow_from_entrypoint
+
+    module, _, function = str(deployment["entrypoint"]).rpartition(".")
+    by_file = f"flows/{module.split('.', 1)[1].replace('.', '/')}.py:{function}"
+    monkeypatch.chdir(PROJECT)  # a run of such a deployment starts in its checkout
+
+    by_path = load_flow_from_entrypoint(str(deployment["entrypoint"]), use_placeholder_flow=False)
+    flow = load_flow_from_entrypoint(by_file, use_placeholder_flow=False)
+
+    assert flow.name == by_path.name
+
+
 def test_without_a_checkout_setup_deploys_the_declaration_installed_with_the_flows(
     tmp_path: Path,
 ) -> None:

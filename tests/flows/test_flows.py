@@ -323,10 +323,11 @@ def test_a_nightly_over_hubs_and_wastes_says_the_co2e_of_activity_records_once(
 def test_a_run_that_found_the_service_down_is_tried_again(
     flow_env: Tenant, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from emissions_etl_flows import _tasks, resource, wastes
+    from emissions_etl.orchestration import tasks
+    from emissions_etl_flows import wastes
 
     calls: list[str] = []
-    real = _tasks.load_files
+    real = tasks.load_files
 
     def down_once(planned: Any, **kwargs: Any) -> list[FileOutcome]:
         calls.append(str(planned[0].path))
@@ -334,8 +335,8 @@ def test_a_run_that_found_the_service_down_is_tried_again(
             return [FileOutcome(planned[0].path, "wastes", error=ServerError(503, "unavailable"))]
         return real(planned, **kwargs)
 
-    monkeypatch.setattr(_tasks, "load_files", down_once)
-    monkeypatch.setattr(resource, "load_one", _tasks.load_one.with_options(retries=0))
+    monkeypatch.setattr(tasks, "load_files", down_once)
+    monkeypatch.setattr(tasks, "load_one", tasks.load_one.with_options(retries=0))
     path = write_wastes_xlsx(flow_env.workdir / "w.xlsx", [waste_row(1)])
 
     state = run_flow(wastes.load_wastes.with_options(retry_delay_seconds=1), str(path))

@@ -3,7 +3,7 @@ options a nightly run's files and table sources load with, which organizations a
 child for, a load task's final state read as its file's outcome, and whether anything loaded
 (then the sums are read again).
 
-The flows walk their plan themselves, a task per planned file (``flows/_tasks.py``); nothing
+The flows walk their plan themselves, a task per planned file (``orchestration/tasks.py``); nothing
 here calls a task or loops over a plan.
 """
 

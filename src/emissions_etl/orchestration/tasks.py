@@ -1,4 +1,6 @@
-"""Prefect tasks: thin wrappers that add names, retries, logs and artifacts to library calls."""
+"""The flows' Prefect tasks, and the steps their bodies call: thin wrappers that add names,
+retries, logs and artifacts to library calls. The flows (``emissions_etl_flows``) read as a
+table of contents of these; they keep no logic of their own."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from emissions_etl.orchestration.organizations import inbox_for, settings_for
 from emissions_etl.orchestration.run_logs import quiet_run_logs
 from emissions_etl.orchestration.run_names import artifact_key, load_task_name, table_task_name
 from emissions_etl.orchestration.run_report import RunVerdict
-from emissions_etl.orchestration.run_states import end_state
+from emissions_etl.orchestration.run_states import end_state, retried_only_on_outage
 from emissions_etl.orchestration.table_sources import source_named
 from emissions_etl.report import write_report
 from emissions_etl.resources import resource_spec
@@ -207,6 +209,16 @@ def refresh_sums(organization: str | None = None) -> int:
         refreshed = refresh_aggregates(client, settings.open_warehouse(say=logger.info))
     logger.info("refreshed %d record(s) whose co2e sums others'", refreshed)
     return refreshed
+
+
+def load_file_run(
+    resource: str, path: str, options: LoadOptions, organization: str | None = None
+) -> State[None]:
+    """A run of one file of one resource (``load_resource``'s, ``load_wastes``'): the file
+    loaded by its task in the warehouse's turn, then the run's artifacts and its end state."""
+    with retried_only_on_outage(), warehouse_turn(organization):
+        state = load_one(path, resource, options, (), organization, return_state=True)
+        return publish([file_outcome(path, resource, state)], organization)
 
 
 def publish(
