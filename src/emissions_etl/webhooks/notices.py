@@ -3,8 +3,9 @@ is registered or reused, when the receiver's port is taken, and one per ingest j
 its event or by polling after the wait.
 
 Each line goes to the ``emissions_etl.webhooks`` logger at INFO and to the caller's ``notify``:
-the command line prints it, a Prefect task logs it through its run logger (``orchestration/tasks.py``).
-A URL is shown by its scheme, host and port only: people put tokens in webhook paths.
+the command line prints it, a Prefect task logs it through its run logger
+(``orchestration/tasks.py``). A URL is shown by its scheme, host and port only: people put
+tokens in webhook paths.
 """
 
 from __future__ import annotations
