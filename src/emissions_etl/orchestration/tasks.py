@@ -201,8 +201,8 @@ def load_source(
 
 @task(name="refresh sums", task_run_name="refresh sums", retries=2, retry_delay_seconds=[10, 60])
 def refresh_sums(organization: str | None = None) -> int:
-    """Read again the records whose co2e sums others' (facilities, hubs, vehicles, employees),
-    once every file of the run has loaded."""
+    """Read again the records whose co2e sums others' (``resources.aggregate_resources``), once
+    every file of the run has loaded."""
     settings = settings_for(organization)
     logger = get_run_logger()
     with open_client(settings) as client:
