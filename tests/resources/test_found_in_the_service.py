@@ -32,9 +32,14 @@ def trips(count: int, *, first_day: int = 0) -> list[list[Any]]:
 
 
 def write_trips(path: Path, rows: list[list[Any]]) -> Path:
+    """The trips as an agency's export named ``path``. Its title is its name, so that two
+    exports of the same trips are two files, not a copy of one (which is loaded once): openpyxl
+    stamps a workbook's time to the second, and two written within one were byte for byte
+    the same."""
     import openpyxl
 
     workbook = openpyxl.Workbook()
+    workbook.properties.title = path.stem
     sheet = workbook.active
     assert sheet is not None
     sheet.title = "Viajes"
