@@ -60,6 +60,8 @@ def test_a_profile_feeds_only_columns_of_its_resource(name: str) -> None:
         ({"columns": {"facility": {"from": "plant", "unknown": "guess"}}}, "unknown must be"),
         ({"columns": {"facility": {"from": "plant", "default_input": "x"}}}, "no user input"),
         ({"columns": {"a": {"from": "plant", "if_empty": "b"}, "b": {"value": "1"}}}, "later"),
+        # one text where a list is meant: its letters were read as so many headers
+        ({"source": {"plant": {"headers": "Werk"}}}, r"\[source.plant\] headers: expected a list"),
     ],
 )
 def test_mistakes_in_a_declaration_are_refused_naming_them(change: dict, mistake: str) -> None:

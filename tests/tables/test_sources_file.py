@@ -71,6 +71,7 @@ def test_a_stored_entry_reads_back_and_takes_its_password_again(tmp_path: Path) 
         ("[[source]]\nresource='wastes'\nquery='SELECT 1'\nkey='a'\ncolour='red'\n", "colour"),
         ("title = 'nothing'\n", r"no \[\[source\]\]"),
         ("[[source\n", "not TOML"),
+        ("[[source]]\nresource = 'wastes'\nquery = 'SELECT 1'\nkey = 5\n", "key: give a column"),
     ],
 )
 def test_a_file_that_cannot_be_used_is_one_error_saying_why(
